@@ -1,0 +1,255 @@
+package dev.routesync;
+
+import dev.routesync.config.AgentConfig;
+import dev.routesync.kube.EndpointSliceKind;
+import dev.routesync.kube.EndpointsKind;
+import dev.routesync.kube.KubeClients;
+import dev.routesync.kube.ServiceCache;
+import dev.routesync.kube.SkipReporter;
+import dev.routesync.kube.WatchSupervisor;
+import dev.routesync.kube.WatchedKind;
+import dev.routesync.observe.Metrics;
+import dev.routesync.observe.Readiness;
+import dev.routesync.serve.AdminServer;
+import dev.routesync.serve.HttpApi;
+import dev.routesync.serve.SocketServer;
+import dev.routesync.sync.Coalescer;
+import dev.routesync.sync.Reconciler;
+import dev.routesync.sync.VertxScheduler;
+import dev.routesync.table.RoutingTable;
+import dev.routesync.table.TableView;
+import dev.routesync.table.TableWriter;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root: wires watch -> coalesce -> table -> serve for one configuration, and owns
+ * the lifecycle of everything it starts.
+ *
+ * <p>Threads: one Vert.x instance. The sync context (one event loop) runs the watch supervisor,
+ * coalescer, reconciler and the table's single writer. fabric8's threads only hop onto it. The
+ * servers run on other event loops and read the published table without locking.
+ */
+public final class Agent {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
+
+  /** A change unpublished for this long means the sync loop is wedged: liveness fails. */
+  static final Duration STUCK_AFTER = Duration.ofSeconds(60);
+
+  private static final Duration LIVENESS_TIMEOUT = Duration.ofSeconds(5);
+
+  private final AgentConfig config;
+  private final Vertx vertx;
+  private final PrometheusMeterRegistry registry;
+  private final Metrics metrics;
+  private final TableWriter table;
+  private final Readiness readiness = new Readiness();
+  private final Context syncContext;
+  private final KubernetesClient client;
+  private final Coalescer coalescer;
+  private final WatchSupervisor<?> supervisor;
+  private final SocketServer socketServer;
+  private final AdminServer adminServer;
+
+  private Agent(AgentConfig config, Config kubeConfig) {
+    this.config = config;
+    this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    this.metrics = new Metrics(registry);
+    this.vertx =
+        Vertx.builder()
+            .with(
+                new VertxOptions()
+                    .setPreferNativeTransport(true)
+                    .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+            .withMetrics(new MicrometerMetricsFactory(registry))
+            .build();
+    this.table = new TableWriter(Clock.systemUTC(), RoutingTable.DEFAULT_DELTA_LOG_CAPACITY);
+    metrics.bindTable(table);
+    this.syncContext = vertx.getOrCreateContext();
+    this.client = KubeClients.create(vertx, kubeConfig, config.watch());
+    SkipReporter skips = new SkipReporter(metrics, System::nanoTime, 10, TimeUnit.SECONDS);
+    WatchedKind<? extends HasMetadata> kind =
+        switch (config.source()) {
+          case ENDPOINTSLICES -> new EndpointSliceKind();
+          case ENDPOINTS -> new EndpointsKind();
+        };
+    Wiring<?> wiring = wire(kind, skips);
+    this.coalescer = wiring.coalescer();
+    this.supervisor = wiring.supervisor();
+    this.socketServer = new SocketServer(vertx, config.socket(), new HttpApi(table).router(vertx));
+    this.adminServer =
+        config.adminPort() == 0
+            ? null
+            : new AdminServer(
+                vertx,
+                config.adminHost(),
+                config.adminPort(),
+                readiness,
+                this::liveness,
+                () -> registry);
+  }
+
+  private record Wiring<T extends HasMetadata>(
+      Coalescer coalescer, WatchSupervisor<T> supervisor) {}
+
+  private <T extends HasMetadata> Wiring<T> wire(WatchedKind<T> kind, SkipReporter skips) {
+    ServiceCache<T> cache = new ServiceCache<>(kind, skips);
+    Coalescer newCoalescer =
+        new Coalescer(
+            new VertxScheduler(vertx), config.coalescer(), new Reconciler(cache, table, metrics));
+    WatchSupervisor<T> newSupervisor =
+        new WatchSupervisor<>(
+            client,
+            kind,
+            config.watch(),
+            cache,
+            newCoalescer,
+            syncContext,
+            new VertxScheduler(vertx),
+            metrics,
+            skips,
+            new Random());
+    return new Wiring<>(newCoalescer, newSupervisor);
+  }
+
+  /** Starts an agent with credentials from the configuration. */
+  public static Future<Agent> start(AgentConfig config) {
+    Config kubeConfig;
+    try {
+      kubeConfig = KubeClients.load(config.kubeconfig());
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+    return start(config, kubeConfig);
+  }
+
+  /** Starts an agent with explicit fabric8 credentials (tests, the demo). */
+  public static Future<Agent> start(AgentConfig config, Config kubeConfig) {
+    Agent agent = new Agent(config, kubeConfig);
+    return agent
+        .startAll()
+        .map(agent)
+        .recover(error -> agent.stop().transform(ignored -> Future.failedFuture(error)));
+  }
+
+  private Future<Void> startAll() {
+    LOG.info("starting routesync agent: {}", config.describe());
+    Future<Void> socket =
+        socketServer
+            .listen()
+            .onSuccess(
+                ignored -> {
+                  readiness.socketListening(true);
+                  LOG.info("serving on unix:{}", socketServer.path());
+                });
+    Future<Void> admin =
+        adminServer == null
+            ? Future.succeededFuture()
+            : adminServer
+                .listen()
+                .onSuccess(port -> LOG.info("admin on {}:{}", config.adminHost(), port))
+                .mapEmpty();
+    return Future.all(socket, admin)
+        .<Void>mapEmpty()
+        .onSuccess(
+            ignored -> {
+              syncContext.runOnContext(v -> supervisor.start());
+              supervisor
+                  .initialSync()
+                  .onSuccess(
+                      v -> {
+                        readiness.initialSyncDone();
+                        LOG.info("initial sync done: {}", table.current());
+                      });
+            });
+  }
+
+  private Future<String> liveness() {
+    Promise<String> verdict = Promise.promise();
+    syncContext.runOnContext(
+        ignored -> {
+          long waited = coalescer.oldestPendingAgeNanos();
+          verdict.tryComplete(
+              waited > STUCK_AFTER.toNanos()
+                  ? "a change has waited " + waited / 1_000_000_000 + "s unpublished"
+                  : "");
+        });
+    long timer =
+        vertx.setTimer(
+            LIVENESS_TIMEOUT.toMillis(),
+            id -> verdict.tryComplete("sync event loop did not answer within 5s"));
+    return verdict.future().andThen(done -> vertx.cancelTimer(timer));
+  }
+
+  public TableView table() {
+    return table;
+  }
+
+  /** Registers a listener called on the sync context after each published version. */
+  public void onPublish(java.util.function.Consumer<RoutingTable> listener) {
+    table.onPublish(listener);
+  }
+
+  public Readiness readiness() {
+    return readiness;
+  }
+
+  public Future<Void> initialSync() {
+    return supervisor.initialSync();
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public AgentConfig config() {
+    return config;
+  }
+
+  /** The admin listener's bound port, or -1 when it is off. */
+  public int adminPort() {
+    return adminServer == null ? -1 : adminServer.actualPort();
+  }
+
+  /**
+   * Stops everything: readiness fails first, then the listeners close, the watches stop and Vert.x
+   * shuts down. Safe to call more than once.
+   */
+  public Future<Void> stop() {
+    readiness.draining();
+    Promise<Void> watchesStopped = Promise.promise();
+    syncContext.runOnContext(
+        ignored -> {
+          supervisor.stop();
+          watchesStopped.complete();
+        });
+    Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
+    return Future.join(socketServer.close(), admin, watchesStopped.future())
+        .transform(
+            ignored -> {
+              client.close();
+              return vertx.close();
+            });
+  }
+}

@@ -1,0 +1,223 @@
+package dev.routesync.config;
+
+import dev.routesync.kube.WatchSettings;
+import dev.routesync.sync.CoalescerSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Option;
+
+/**
+ * The agent's flags, shared by {@code routesync agent} and {@code routesync demo}. Every flag has
+ * an environment-variable twin ({@code --label-selector} / {@code ROUTESYNC_LABEL_SELECTOR}); a
+ * flag on the command line wins. Values are checked by {@link #toConfig()}.
+ */
+public final class AgentOptions {
+
+  public static final String DEFAULT_SOCKET = "/var/run/routesync/routesync.sock";
+  private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  @Option(
+      names = "--source",
+      defaultValue = "${env:ROUTESYNC_SOURCE:-endpointslices}",
+      description =
+          "endpointslices (default) or endpoints (legacy clusters). Env: ROUTESYNC_SOURCE")
+  String source;
+
+  @Option(
+      names = "--label-selector",
+      defaultValue = "${env:ROUTESYNC_LABEL_SELECTOR:-mesh-managed=true}",
+      description =
+          "Opt-in label selector, applied by the API server (default: ${DEFAULT-VALUE})."
+              + " Env: ROUTESYNC_LABEL_SELECTOR")
+  String labelSelector;
+
+  @Option(
+      names = "--namespace",
+      defaultValue = "${env:ROUTESYNC_NAMESPACE:-}",
+      description = "Comma-separated namespaces to watch; empty for all. Env: ROUTESYNC_NAMESPACE")
+  String namespaces;
+
+  @Option(
+      names = "--kubeconfig",
+      defaultValue = "${env:ROUTESYNC_KUBECONFIG:-}",
+      description =
+          "Kubeconfig file; empty for in-cluster credentials, then KUBECONFIG, then"
+              + " ~/.kube/config. Env: ROUTESYNC_KUBECONFIG")
+  String kubeconfig;
+
+  @Option(
+      names = "--socket",
+      defaultValue = "${env:ROUTESYNC_SOCKET:-" + DEFAULT_SOCKET + "}",
+      description =
+          "Unix socket sidecars connect to (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_SOCKET")
+  String socket;
+
+  @Option(
+      names = "--admin-host",
+      defaultValue = "${env:ROUTESYNC_ADMIN_HOST:-0.0.0.0}",
+      description =
+          "Address of the admin listener (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_ADMIN_HOST")
+  String adminHost;
+
+  @Option(
+      names = "--admin-port",
+      defaultValue = "${env:ROUTESYNC_ADMIN_PORT:-9464}",
+      description =
+          "TCP port for /healthz, /readyz and /metrics; 0 turns it off (default: ${DEFAULT-VALUE})."
+              + " Env: ROUTESYNC_ADMIN_PORT")
+  String adminPort;
+
+  @Option(
+      names = "--debounce",
+      defaultValue = "${env:ROUTESYNC_DEBOUNCE:-50ms}",
+      description =
+          "Quiet period before a batch is published (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_DEBOUNCE")
+  String debounce;
+
+  @Option(
+      names = "--max-delay",
+      defaultValue = "${env:ROUTESYNC_MAX_DELAY:-500ms}",
+      description =
+          "Longest a change waits while changes keep coming (default: ${DEFAULT-VALUE})."
+              + " Env: ROUTESYNC_MAX_DELAY")
+  String maxDelay;
+
+  @Option(
+      names = "--max-batch",
+      defaultValue = "${env:ROUTESYNC_MAX_BATCH:-5000}",
+      description =
+          "Dirty services that force a flush (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_MAX_BATCH")
+  String maxBatch;
+
+  @Option(
+      names = "--relist-after",
+      defaultValue = "${env:ROUTESYNC_RELIST_AFTER:-10s}",
+      description =
+          "Relist after a watch outage longer than this (default: ${DEFAULT-VALUE})."
+              + " Env: ROUTESYNC_RELIST_AFTER")
+  String relistAfter;
+
+  @Option(
+      names = "--resync",
+      defaultValue = "${env:ROUTESYNC_RESYNC:-10m}",
+      description =
+          "Anti-entropy relist period, jittered +-10%; 0 turns it off (default: ${DEFAULT-VALUE})."
+              + " Env: ROUTESYNC_RESYNC")
+  String resync;
+
+  @Option(
+      names = "--node-name",
+      defaultValue = "${env:ROUTESYNC_NODE_NAME:-${env:NODE_NAME:-}}",
+      description =
+          "This node's name, from the downward API. Env: ROUTESYNC_NODE_NAME or NODE_NAME")
+  String nodeName;
+
+  /**
+   * Validates every value and builds the configuration.
+   *
+   * @throws IllegalArgumentException naming the flag and the problem, in one line
+   */
+  public AgentConfig toConfig() {
+    Source parsedSource = parseSource(source);
+    String selector = labelSelector.trim();
+    if (selector.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--label-selector must not be empty: routesync only syncs opted-in Services");
+    }
+    LabelSelectors.validate(selector);
+    List<String> namespaceList = parseNamespaces(namespaces);
+    Duration parsedDebounce = duration("--debounce", debounce);
+    Duration parsedMaxDelay = duration("--max-delay", maxDelay);
+    if (parsedMaxDelay.compareTo(parsedDebounce) < 0) {
+      throw new IllegalArgumentException(
+          "--max-delay (" + maxDelay + ") must be at least --debounce (" + debounce + ")");
+    }
+    int parsedMaxBatch = integer("--max-batch", maxBatch, 1, 1_000_000);
+    Duration parsedRelistAfter = duration("--relist-after", relistAfter);
+    if (parsedRelistAfter.isZero()) {
+      throw new IllegalArgumentException("--relist-after must be greater than 0");
+    }
+    Duration parsedResync = duration("--resync", resync);
+    int parsedAdminPort = integer("--admin-port", adminPort, 0, 65535);
+    if (socket == null || socket.isBlank()) {
+      throw new IllegalArgumentException("--socket must not be empty");
+    }
+    Optional<Path> kubeconfigPath =
+        kubeconfig == null || kubeconfig.isBlank()
+            ? Optional.empty()
+            : Optional.of(Path.of(kubeconfig));
+    WatchSettings watch =
+        new WatchSettings(
+            namespaceList,
+            selector,
+            parsedRelistAfter,
+            parsedResync,
+            WatchSettings.DEFAULT_BACKOFF_MIN,
+            WatchSettings.DEFAULT_BACKOFF_MAX,
+            WatchSettings.DEFAULT_CONNECTIVITY_CHECK);
+    return new AgentConfig(
+        parsedSource,
+        kubeconfigPath,
+        watch,
+        new CoalescerSettings(parsedDebounce, parsedMaxDelay, parsedMaxBatch),
+        Path.of(socket),
+        adminHost.trim(),
+        parsedAdminPort,
+        nodeName == null ? "" : nodeName.trim());
+  }
+
+  private static Source parseSource(String text) {
+    try {
+      return Source.valueOf(text.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "--source must be endpointslices or endpoints, got '" + text + "'", e);
+    }
+  }
+
+  private static List<String> parseNamespaces(String text) {
+    if (text == null || text.isBlank()) {
+      return List.of();
+    }
+    List<String> result =
+        Arrays.stream(text.split(","))
+            .map(String::trim)
+            .filter(s -> !s.isEmpty())
+            .distinct()
+            .toList();
+    for (String namespace : result) {
+      if (namespace.length() > 63 || !DNS_1123_LABEL.matcher(namespace).matches()) {
+        throw new IllegalArgumentException(
+            "--namespace '" + namespace + "' is not a valid namespace name");
+      }
+    }
+    return result;
+  }
+
+  private static Duration duration(String flag, String text) {
+    try {
+      return Durations.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(flag + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static int integer(String flag, String text, int min, int max) {
+    int value;
+    try {
+      value = Integer.parseInt(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + ": '" + text + "' is not a whole number", e);
+    }
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          flag + " must be between " + min + " and " + max + ", got " + value);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,53 @@
+package dev.routesync.config;
+
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parses the duration syntax of flags: {@code 0}, {@code 250ms}, {@code 10s}, {@code 5m}, {@code
+ * 1h}.
+ */
+public final class Durations {
+
+  private static final Pattern FORMAT = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
+
+  private Durations() {}
+
+  public static Duration parse(String text) {
+    String trimmed = text == null ? "" : text.trim();
+    if (trimmed.equals("0")) {
+      return Duration.ZERO;
+    }
+    Matcher matcher = FORMAT.matcher(trimmed);
+    if (!matcher.matches()) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a duration (expected e.g. 0, 250ms, 10s, 5m, 1h)");
+    }
+    long amount = Long.parseLong(matcher.group(1));
+    return switch (matcher.group(2)) {
+      case "ms" -> Duration.ofMillis(amount);
+      case "s" -> Duration.ofSeconds(amount);
+      case "m" -> Duration.ofMinutes(amount);
+      default -> Duration.ofHours(amount);
+    };
+  }
+
+  /** The inverse of {@link #parse} for logging: the largest unit that is exact. */
+  public static String format(Duration duration) {
+    long millis = duration.toMillis();
+    if (millis == 0) {
+      return "0";
+    }
+    if (millis % 3_600_000 == 0) {
+      return millis / 3_600_000 + "h";
+    }
+    if (millis % 60_000 == 0) {
+      return millis / 60_000 + "m";
+    }
+    if (millis % 1000 == 0) {
+      return millis / 1000 + "s";
+    }
+    return millis + "ms";
+  }
+}

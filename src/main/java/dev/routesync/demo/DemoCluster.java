@@ -1,0 +1,224 @@
+package dev.routesync.demo;
+
+import dev.routesync.demo.DemoObjects.Conditions;
+import dev.routesync.demo.DemoObjects.Pod;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A pretend cluster for {@code routesync demo}: fabric8's mock API server in CRUD mode on loopback
+ * (plain HTTP), seeded with a few Services and slices, and a churn loop that scales, rolls and
+ * drains pods every few seconds. The agent watches it through a real kubeconfig, exactly as it
+ * would a real cluster.
+ */
+public final class DemoCluster implements AutoCloseable {
+
+  static final String NAMESPACE = "shop";
+  private static final Logger LOG = LoggerFactory.getLogger(DemoCluster.class);
+
+  private final KubernetesMockServer server;
+  private final KubernetesClient client;
+  private final ScheduledExecutorService churn;
+  private final List<Pod> cart = new ArrayList<>();
+  private final List<Pod> checkout = new ArrayList<>();
+  private final List<Pod> payments = new ArrayList<>();
+  private int step;
+  private int nextPodNumber = 100;
+
+  private DemoCluster(KubernetesMockServer server) {
+    this.server = server;
+    this.client = server.createClient();
+    this.churn =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "demo-churn");
+              thread.setDaemon(true);
+              return thread;
+            });
+  }
+
+  /** Starts the mock API server on a free loopback port and seeds it. */
+  public static DemoCluster start() {
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(Serialization.jsonMapper()),
+            new MockWebServer(),
+            new HashMap<>(),
+            new KubernetesMixedDispatcher(new HashMap<>()),
+            /* useHttps= */ false);
+    server.init(InetAddress.getLoopbackAddress(), 0);
+    DemoCluster cluster = new DemoCluster(server);
+    cluster.seed();
+    return cluster;
+  }
+
+  /** The API server's URL, e.g. {@code http://127.0.0.1:41234}. */
+  public String url() {
+    return "http://" + server.getHostName() + ":" + server.getPort();
+  }
+
+  /** Writes a kubeconfig for this server into {@code dir} and returns its path. */
+  public Path writeKubeconfig(Path dir) throws IOException {
+    String kubeconfig =
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- name: demo",
+            "  cluster:",
+            "    server: " + url(),
+            "users:",
+            "- name: demo",
+            "  user:",
+            "    token: demo",
+            "contexts:",
+            "- name: demo",
+            "  context:",
+            "    cluster: demo",
+            "    user: demo",
+            "    namespace: " + NAMESPACE,
+            "current-context: demo",
+            "");
+    Path file = dir.resolve("kubeconfig");
+    Files.writeString(file, kubeconfig);
+    return file;
+  }
+
+  /** Runs one churn step every {@code periodMillis}. */
+  public void startChurn(long periodMillis) {
+    churn.scheduleWithFixedDelay(
+        this::churnSafely, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private void seed() {
+    for (String name : List.of("cart", "checkout", "payments")) {
+      client.resource(DemoObjects.service(NAMESPACE, name, true)).create();
+    }
+    client.resource(DemoObjects.service(NAMESPACE, "legacy-admin", false)).create();
+    cart.add(Pod.ready("cart-1", "10.1.0.11"));
+    cart.add(Pod.ready("cart-2", "10.1.0.12"));
+    cart.add(new Pod("cart-3", "10.1.0.13", "node-b", "zone-b", Conditions.NOT_READY));
+    for (int i = 1; i <= 3; i++) {
+      checkout.add(Pod.ready("checkout-" + i, "10.1.1." + (10 + i)));
+    }
+    payments.add(Pod.ready("payments-1", "10.1.2.11"));
+    payments.add(Pod.ready("payments-2", "10.1.2.12"));
+    apply(cartSlice());
+    apply(checkoutSlice());
+    applyPayments();
+    // Not mesh-managed: the agent must never show it.
+    apply(
+        DemoObjects.slice(
+            NAMESPACE,
+            "legacy-admin-x1",
+            "legacy-admin",
+            false,
+            8080,
+            List.of(Pod.ready("legacy-admin-1", "10.1.9.11"))));
+  }
+
+  private void churnSafely() {
+    try {
+      churnStep(step++ % 6);
+    } catch (RuntimeException e) {
+      LOG.warn("demo churn step failed: {}", e.toString());
+    }
+  }
+
+  private void churnStep(int which) {
+    switch (which) {
+      case 0 -> {
+        cart.set(2, cart.get(2).with(Conditions.READY));
+        apply(cartSlice());
+        LOG.info("demo: shop/cart scaled up, cart-3 became ready (3 endpoints)");
+      }
+      case 1 -> {
+        cart.set(2, cart.get(2).with(Conditions.NOT_READY));
+        apply(cartSlice());
+        LOG.info("demo: shop/cart scaled down, cart-3 not ready (2 endpoints)");
+      }
+      case 2 -> {
+        int number = nextPodNumber++;
+        checkout.add(
+            new Pod(
+                "checkout-" + number,
+                "10.1.1." + (number % 200 + 20),
+                "node-b",
+                "zone-b",
+                Conditions.READY));
+        checkout.set(0, checkout.get(0).with(Conditions.TERMINATING_SERVING));
+        apply(checkoutSlice());
+        LOG.info(
+            "demo: shop/checkout rolling: {} up, {} terminating",
+            checkout.get(checkout.size() - 1).name(),
+            checkout.get(0).name());
+      }
+      case 3 -> {
+        Pod gone = checkout.remove(0);
+        apply(checkoutSlice());
+        LOG.info("demo: shop/checkout rolling: {} gone", gone.name());
+      }
+      case 4 -> {
+        payments.set(0, payments.get(0).with(Conditions.NOT_READY));
+        applyPayments();
+        LOG.info("demo: shop/payments payments-1 failed readiness");
+      }
+      default -> {
+        payments.set(0, payments.get(0).with(Conditions.READY));
+        applyPayments();
+        LOG.info("demo: shop/payments payments-1 ready again");
+      }
+    }
+  }
+
+  private EndpointSlice cartSlice() {
+    return DemoObjects.slice(NAMESPACE, "cart-7fk2p", "cart", true, 8080, cart);
+  }
+
+  private EndpointSlice checkoutSlice() {
+    return DemoObjects.slice(NAMESPACE, "checkout-q9x1z", "checkout", true, 8443, checkout);
+  }
+
+  // Two slices for one Service, with payments-2 in both, to show merging and de-duplication.
+  private void applyPayments() {
+    apply(DemoObjects.slice(NAMESPACE, "payments-a1", "payments", true, 9090, payments));
+    apply(
+        DemoObjects.slice(
+            NAMESPACE,
+            "payments-b2",
+            "payments",
+            true,
+            9090,
+            List.of(payments.get(1), Pod.ready("payments-3", "10.1.2.13"))));
+  }
+
+  private void apply(EndpointSlice slice) {
+    client.resource(slice).createOr(NonDeletingOperation::update);
+  }
+
+  @Override
+  public void close() {
+    churn.shutdownNow();
+    client.close();
+    server.destroy();
+  }
+}

@@ -1,0 +1,44 @@
+package dev.routesync.kube;
+
+import dev.routesync.table.ServiceKey;
+import io.fabric8.kubernetes.api.model.Endpoints;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/** Core {@code v1} Endpoints, for clusters without EndpointSlices ({@code --source endpoints}). */
+public final class EndpointsKind implements WatchedKind<Endpoints> {
+
+  @Override
+  public String kind() {
+    return "Endpoints";
+  }
+
+  @Override
+  public SharedIndexInformer<Endpoints> newInformer(
+      KubernetesClient client, String namespace, String selector) {
+    var endpoints = client.endpoints();
+    var scoped = namespace == null ? endpoints.inAnyNamespace() : endpoints.inNamespace(namespace);
+    return scoped.withLabelSelector(selector).runnableInformer(0);
+  }
+
+  @Override
+  public Optional<ServiceKey> serviceKeyOf(Endpoints endpoints) {
+    return EndpointsTranslator.serviceKeyOf(endpoints);
+  }
+
+  @Override
+  public Translation translate(Collection<Endpoints> objects) {
+    // Endpoints share their Service's namespace/name, so there is at most one per Service.
+    return objects.isEmpty()
+        ? new Translation(List.of(), List.of())
+        : EndpointsTranslator.translate(objects.iterator().next());
+  }
+
+  @Override
+  public SkipReason unkeyedReason() {
+    return SkipReason.INVALID_METADATA;
+  }
+}

@@ -1,0 +1,98 @@
+package dev.routesync.kube;
+
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.Port;
+import dev.routesync.table.ServiceKey;
+import io.fabric8.kubernetes.api.model.EndpointAddress;
+import io.fabric8.kubernetes.api.model.EndpointPort;
+import io.fabric8.kubernetes.api.model.EndpointSubset;
+import io.fabric8.kubernetes.api.model.Endpoints;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Pure translation of core {@code v1} Endpoints (legacy clusters) into table endpoints. Only {@code
+ * addresses} are routable; {@code notReadyAddresses} are never read. Endpoints carry no zone and no
+ * serving/terminating conditions, so every address is ready, serving and not terminating.
+ */
+public final class EndpointsTranslator {
+
+  private EndpointsTranslator() {}
+
+  /** The Service an Endpoints object belongs to: the same namespace and name. */
+  public static Optional<ServiceKey> serviceKeyOf(Endpoints endpoints) {
+    ObjectMeta meta = endpoints == null ? null : endpoints.getMetadata();
+    if (meta == null
+        || meta.getNamespace() == null
+        || meta.getNamespace().isBlank()
+        || meta.getName() == null
+        || meta.getName().isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(new ServiceKey(meta.getNamespace(), meta.getName()));
+  }
+
+  public static Translation translate(Endpoints endpoints) {
+    List<Skip> skips = new ArrayList<>();
+    EndpointMerger merger = new EndpointMerger();
+    String object = describe(endpoints);
+    if (serviceKeyOf(endpoints).isEmpty()) {
+      skips.add(new Skip(SkipReason.INVALID_METADATA, object, "no namespace or name"));
+      return new Translation(List.of(), skips);
+    }
+    if (endpoints.getSubsets() != null) {
+      for (EndpointSubset subset : endpoints.getSubsets()) {
+        if (subset != null) {
+          addSubset(subset, object, merger, skips);
+        }
+      }
+    }
+    return new Translation(merger.routable(), skips);
+  }
+
+  private static void addSubset(
+      EndpointSubset subset, String object, EndpointMerger merger, List<Skip> skips) {
+    List<Port> ports = new ArrayList<>();
+    if (subset.getPorts() != null) {
+      for (EndpointPort port : subset.getPorts()) {
+        Optional<Port> parsed =
+            port == null
+                ? Ports.parse(null, null, null, object, skips)
+                : Ports.parse(port.getName(), port.getPort(), port.getProtocol(), object, skips);
+        if (parsed.isEmpty()) {
+          return;
+        }
+        ports.add(parsed.get());
+      }
+    }
+    ports.sort(null);
+    List<Port> shared = List.copyOf(ports);
+    if (subset.getAddresses() == null) {
+      return;
+    }
+    for (EndpointAddress address : subset.getAddresses()) {
+      String ip = address == null ? null : address.getIp();
+      if (!IpAddresses.isIp(ip)) {
+        skips.add(new Skip(SkipReason.INVALID_IP, object, "address " + ip + " is not an IP"));
+        continue;
+      }
+      merger.add(
+          new Endpoint(
+              ip,
+              shared,
+              null,
+              address.getNodeName(),
+              SliceTranslator.podName(address.getTargetRef()),
+              true,
+              true,
+              false));
+    }
+  }
+
+  static String describe(Endpoints endpoints) {
+    ObjectMeta meta = endpoints == null ? null : endpoints.getMetadata();
+    return meta == null ? "Endpoints ?" : "Endpoints " + meta.getNamespace() + "/" + meta.getName();
+  }
+}

@@ -1,0 +1,52 @@
+package dev.routesync.kube;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/** Builds the fabric8 client the agent watches with, on the agent's own Vert.x instance. */
+public final class KubeClients {
+
+  private KubeClients() {}
+
+  /**
+   * Credentials the fabric8 way: an explicit kubeconfig file, or else in-cluster service account,
+   * {@code KUBECONFIG}, {@code ~/.kube/config}.
+   */
+  public static Config load(Optional<Path> kubeconfig) {
+    if (kubeconfig.isEmpty()) {
+      return Config.autoConfigure(null);
+    }
+    Path path = kubeconfig.get();
+    try {
+      return Config.fromKubeconfig(null, Files.readString(path), path.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read kubeconfig " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A client sharing {@code vertx}. Watch reconnects start at the supervisor's minimum backoff, and
+   * failed requests are not retried inside fabric8: the {@link WatchSupervisor} owns retries (with
+   * jitter), so a failing list surfaces at once instead of after fabric8's own retry budget.
+   */
+  public static KubernetesClient create(Vertx vertx, Config config, WatchSettings settings) {
+    Config tuned =
+        new ConfigBuilder(config)
+            .withWatchReconnectInterval((int) settings.backoffMin().toMillis())
+            .withRequestRetryBackoffLimit(0)
+            .build();
+    return new KubernetesClientBuilder()
+        .withConfig(tuned)
+        .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
+        .build();
+  }
+}

@@ -1,0 +1,22 @@
+package dev.routesync.kube;
+
+import dev.routesync.table.Port;
+import java.util.List;
+import java.util.Optional;
+
+/** Port validation shared by the slice and Endpoints translators (their port types differ). */
+final class Ports {
+
+  private Ports() {}
+
+  /** A valid port, or empty after recording why not. */
+  static Optional<Port> parse(
+      String name, Integer number, String protocol, String object, List<Skip> skips) {
+    if (number == null || number < 1 || number > 65535) {
+      skips.add(new Skip(SkipReason.INVALID_PORT, object, "port " + name + "=" + number));
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Port(name == null ? "" : name, number, protocol == null ? "TCP" : protocol));
+  }
+}

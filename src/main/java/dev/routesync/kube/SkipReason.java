@@ -1,0 +1,26 @@
+package dev.routesync.kube;
+
+import java.util.Locale;
+
+/** Why part of a Kubernetes object was left out of the table; a metric label. */
+public enum SkipReason {
+  /** An EndpointSlice without the {@code kubernetes.io/service-name} label. */
+  NO_SERVICE_LABEL,
+  /** An FQDN EndpointSlice: sidecars route to IPs, so these are counted and left out. */
+  FQDN,
+  /** An address type other than IPv4, IPv6 or FQDN, or none. */
+  UNKNOWN_ADDRESS_TYPE,
+  /** An endpoint with no address, or an address that is not a valid IP of the slice's family. */
+  INVALID_IP,
+  /**
+   * A port without a number or with one outside 1..65535; the whole slice or subset is left out.
+   */
+  INVALID_PORT,
+  /** An object without a name or namespace. */
+  INVALID_METADATA;
+
+  /** The metric label value, e.g. {@code invalid_ip}. */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

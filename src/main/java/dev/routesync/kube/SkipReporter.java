@@ -1,0 +1,50 @@
+package dev.routesync.kube;
+
+import dev.routesync.observe.Metrics;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts every skip and logs a warning per reason at most once per interval, saying how many were
+ * suppressed, so a flood of malformed objects cannot flood the log.
+ *
+ * <p>Threading: called on the sync context only.
+ */
+public final class SkipReporter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SkipReporter.class);
+
+  private final Metrics metrics;
+  private final LongSupplier nanoTime;
+  private final long intervalNanos;
+  private final Map<SkipReason, Long> lastLogged = new EnumMap<>(SkipReason.class);
+  private final Map<SkipReason, Integer> suppressed = new EnumMap<>(SkipReason.class);
+
+  public SkipReporter(Metrics metrics, LongSupplier nanoTime, long interval, TimeUnit unit) {
+    this.metrics = metrics;
+    this.nanoTime = nanoTime;
+    this.intervalNanos = unit.toNanos(interval);
+  }
+
+  public void report(Skip skip) {
+    metrics.skipped(skip.reason().label());
+    long now = nanoTime.getAsLong();
+    Long last = lastLogged.get(skip.reason());
+    if (last != null && now - last < intervalNanos) {
+      suppressed.merge(skip.reason(), 1, Integer::sum);
+      return;
+    }
+    lastLogged.put(skip.reason(), now);
+    Integer quiet = suppressed.remove(skip.reason());
+    LOG.warn(
+        "skipped malformed {} ({}): {}{}",
+        skip.object(),
+        skip.reason().label(),
+        skip.detail(),
+        quiet == null ? "" : " (" + quiet + " similar skips not logged)");
+  }
+}

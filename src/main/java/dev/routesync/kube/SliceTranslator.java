@@ -1,0 +1,147 @@
+package dev.routesync.kube;
+
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.Port;
+import dev.routesync.table.ServiceKey;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointConditions;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Pure translation of {@code discovery.k8s.io/v1} EndpointSlices into table endpoints. No state, no
+ * I/O, never throws on malformed input: what cannot be used is reported as a {@link Skip}.
+ */
+public final class SliceTranslator {
+
+  /** The label the EndpointSlice controller sets to the owning Service's name. */
+  public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+
+  private SliceTranslator() {}
+
+  /** The Service a slice belongs to, or empty when it lacks the label or metadata. */
+  public static Optional<ServiceKey> serviceKeyOf(EndpointSlice slice) {
+    ObjectMeta meta = slice == null ? null : slice.getMetadata();
+    if (meta == null || isBlank(meta.getNamespace())) {
+      return Optional.empty();
+    }
+    Map<String, String> labels = meta.getLabels();
+    String service = labels == null ? null : labels.get(SERVICE_NAME_LABEL);
+    return isBlank(service)
+        ? Optional.empty()
+        : Optional.of(new ServiceKey(meta.getNamespace(), service));
+  }
+
+  /** Merges all slices of one service into its routable endpoints. */
+  public static Translation translate(Collection<EndpointSlice> slices) {
+    List<Skip> skips = new ArrayList<>();
+    EndpointMerger merger = new EndpointMerger();
+    List<EndpointSlice> ordered = new ArrayList<>(slices);
+    // Deterministic merge order whatever order the cache returns.
+    ordered.sort(Comparator.comparing(SliceTranslator::describe));
+    for (EndpointSlice slice : ordered) {
+      addSlice(slice, merger, skips);
+    }
+    return new Translation(merger.routable(), skips);
+  }
+
+  private static void addSlice(EndpointSlice slice, EndpointMerger merger, List<Skip> skips) {
+    String object = describe(slice);
+    if (serviceKeyOf(slice).isEmpty()) {
+      skips.add(new Skip(SkipReason.NO_SERVICE_LABEL, object, "no " + SERVICE_NAME_LABEL));
+      return;
+    }
+    String addressType = slice.getAddressType();
+    boolean ipv6;
+    if ("IPv4".equals(addressType)) {
+      ipv6 = false;
+    } else if ("IPv6".equals(addressType)) {
+      ipv6 = true;
+    } else if ("FQDN".equals(addressType)) {
+      skips.add(new Skip(SkipReason.FQDN, object, "FQDN slices are not routed"));
+      return;
+    } else {
+      skips.add(new Skip(SkipReason.UNKNOWN_ADDRESS_TYPE, object, "addressType=" + addressType));
+      return;
+    }
+    Optional<List<Port>> ports = ports(slice.getPorts(), object, skips);
+    if (ports.isEmpty()) {
+      return;
+    }
+    if (slice.getEndpoints() == null) {
+      return;
+    }
+    for (io.fabric8.kubernetes.api.model.discovery.v1.Endpoint endpoint : slice.getEndpoints()) {
+      if (endpoint == null) {
+        continue;
+      }
+      List<String> addresses = endpoint.getAddresses();
+      // The API defines only the first address as meaningful for IP slices.
+      String ip = addresses == null || addresses.isEmpty() ? null : addresses.get(0);
+      boolean valid = ipv6 ? IpAddresses.isIpv6(ip) : IpAddresses.isIpv4(ip);
+      if (!valid) {
+        skips.add(
+            new Skip(SkipReason.INVALID_IP, object, "address " + ip + " is not " + addressType));
+        continue;
+      }
+      EndpointConditions conditions = endpoint.getConditions();
+      // kube-proxy's reading: ready and serving default to true when absent, terminating to false.
+      boolean ready = conditions == null || !Boolean.FALSE.equals(conditions.getReady());
+      boolean serving = conditions == null || !Boolean.FALSE.equals(conditions.getServing());
+      boolean terminating = conditions != null && Boolean.TRUE.equals(conditions.getTerminating());
+      merger.add(
+          new Endpoint(
+              ip,
+              ports.get(),
+              endpoint.getZone(),
+              endpoint.getNodeName(),
+              podName(endpoint.getTargetRef()),
+              ready,
+              serving,
+              terminating));
+    }
+  }
+
+  private static Optional<List<Port>> ports(
+      List<EndpointPort> ports, String object, List<Skip> skips) {
+    if (ports == null) {
+      return Optional.of(List.of());
+    }
+    List<Port> result = new ArrayList<>(ports.size());
+    for (EndpointPort port : ports) {
+      Optional<Port> parsed =
+          port == null
+              ? Ports.parse(null, null, null, object, skips)
+              : Ports.parse(port.getName(), port.getPort(), port.getProtocol(), object, skips);
+      if (parsed.isEmpty()) {
+        return Optional.empty();
+      }
+      result.add(parsed.get());
+    }
+    result.sort(null);
+    // One list shared by every endpoint of the slice.
+    return Optional.of(List.copyOf(result));
+  }
+
+  static String podName(ObjectReference ref) {
+    return ref != null && "Pod".equals(ref.getKind()) ? ref.getName() : null;
+  }
+
+  static String describe(EndpointSlice slice) {
+    ObjectMeta meta = slice == null ? null : slice.getMetadata();
+    return meta == null
+        ? "EndpointSlice ?"
+        : "EndpointSlice " + meta.getNamespace() + "/" + meta.getName();
+  }
+
+  private static boolean isBlank(String text) {
+    return text == null || text.isBlank();
+  }
+}

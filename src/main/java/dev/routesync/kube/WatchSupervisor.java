@@ -1,0 +1,351 @@
+package dev.routesync.kube;
+
+import dev.routesync.observe.Metrics;
+import dev.routesync.sync.Coalescer;
+import dev.routesync.sync.Scheduler;
+import dev.routesync.table.ServiceKey;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a watch on the configured kind alive forever and decides when to relist.
+ *
+ * <p>Blips are fabric8's job: its watch manager reconnects from the last resourceVersion, and a 410
+ * Gone makes it relist in place. Everything else is ours:
+ *
+ * <ul>
+ *   <li>A failed list or watch never stops the agent: the failed informer keeps serving its last
+ *       known cache while a new generation is started after a jittered exponential backoff.
+ *   <li>After a disconnection longer than {@code relistAfter}, and every {@code resync}, a new
+ *       generation lists beside the current one, so deletions missed while away (which a server
+ *       resuming a watch may never replay) cannot survive as ghosts.
+ *   <li>When a new generation has synced it replaces the current one, and every Service known to
+ *       either is recomputed as one batch: one version, never an empty flash.
+ * </ul>
+ *
+ * <p>Threading: all state lives on the sync context. Informer callbacks (fabric8's threads) only
+ * hop onto that context and mark a key dirty.
+ */
+public final class WatchSupervisor<T extends HasMetadata> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WatchSupervisor.class);
+  private static final long NONE = Long.MIN_VALUE;
+
+  private final KubernetesClient client;
+  private final WatchedKind<T> kind;
+  private final WatchSettings settings;
+  private final ServiceCache<T> cache;
+  private final Coalescer coalescer;
+  private final Context context;
+  private final Scheduler scheduler;
+  private final Metrics metrics;
+  private final SkipReporter skips;
+  private final Random random;
+  private final Promise<Void> initialSync = Promise.promise();
+
+  private Generation<T> pending;
+  private int generations;
+  private int consecutiveFailures;
+  private long disconnectedSince = NONE;
+  private Scheduler.Cancellable retryTimer;
+  private Scheduler.Cancellable resyncTimer;
+  private Scheduler.Cancellable checkTimer;
+  private boolean stopped;
+
+  public WatchSupervisor(
+      KubernetesClient client,
+      WatchedKind<T> kind,
+      WatchSettings settings,
+      ServiceCache<T> cache,
+      Coalescer coalescer,
+      Context context,
+      Scheduler scheduler,
+      Metrics metrics,
+      SkipReporter skips,
+      Random random) {
+    this.client = client;
+    this.kind = kind;
+    this.settings = settings;
+    this.cache = cache;
+    this.coalescer = coalescer;
+    this.context = context;
+    this.scheduler = scheduler;
+    this.metrics = metrics;
+    this.skips = skips;
+    this.random = random;
+  }
+
+  /** Starts watching. Call on the sync context. */
+  public void start() {
+    startGeneration("initial");
+    scheduleCheck();
+    scheduleResync();
+  }
+
+  /** Completes when the first full list has been published. */
+  public Future<Void> initialSync() {
+    return initialSync.future();
+  }
+
+  /** Stops every informer and timer. Call on the sync context. */
+  public void stop() {
+    stopped = true;
+    cancel(retryTimer);
+    cancel(resyncTimer);
+    cancel(checkTimer);
+    if (pending != null) {
+      pending.stop();
+      pending = null;
+    }
+    Generation<T> current = cache.current();
+    if (current != null) {
+      current.stop();
+    }
+    metrics.apiConnected(false);
+  }
+
+  /** Starts a relist now unless one is already under way. Call on the sync context. */
+  public void relist(String reason) {
+    startGeneration(reason);
+  }
+
+  private void startGeneration(String reason) {
+    if (stopped || pending != null) {
+      return;
+    }
+    cancel(retryTimer);
+    retryTimer = null;
+    int id = ++generations;
+    LOG.info("listing {} ({}, generation {})", kind.kind(), reason, id);
+    metrics.relist(reason);
+    Generation<T>[] self = newArray();
+    Generation<T> generation =
+        new Generation<>(
+            id,
+            client,
+            kind,
+            settings,
+            new Handler(self),
+            (started, error) -> {
+              context.runOnContext(ignored -> onFailed(self[0], error));
+              // Stop this informer: the supervisor retries with jitter and a fresh cache beside
+              // the served one, rather than fabric8's un-jittered in-place retry.
+              return false;
+            });
+    self[0] = generation;
+    pending = generation;
+    generation
+        .start()
+        .whenComplete(
+            (ok, error) -> {
+              if (error == null) {
+                context.runOnContext(ignored -> onSynced(generation));
+              }
+            });
+  }
+
+  @SuppressWarnings("unchecked")
+  private Generation<T>[] newArray() {
+    return (Generation<T>[]) new Generation<?>[1];
+  }
+
+  private void onSynced(Generation<T> generation) {
+    if (stopped || generation != pending) {
+      return;
+    }
+    pending = null;
+    Generation<T> previous = cache.current();
+    Set<ServiceKey> affected = new TreeSet<>(generation.serviceKeys());
+    if (previous != null) {
+      affected.addAll(previous.serviceKeys());
+    }
+    cache.swap(generation);
+    if (previous != null) {
+      previous.stop();
+    }
+    consecutiveFailures = 0;
+    disconnectedSince = NONE;
+    metrics.apiConnected(true);
+    LOG.info("{} synced: {} services", generation, affected.size());
+    coalescer.flushAsOne(affected);
+    initialSync.tryComplete();
+  }
+
+  private void onFailed(Generation<T> generation, Throwable error) {
+    if (stopped || generation == null) {
+      return;
+    }
+    generation.markFailed();
+    if (generation == pending) {
+      pending = null;
+      generation.stop();
+    } else if (generation != cache.current()) {
+      return;
+    }
+    markDisconnected();
+    long delay = backoffNanos(consecutiveFailures++);
+    LOG.warn(
+        "{} failed ({}); keeping the last known state, retrying in {} ms",
+        generation,
+        rootMessage(error),
+        delay / 1_000_000);
+    if (retryTimer == null) {
+      retryTimer =
+          scheduler.schedule(
+              delay,
+              () -> {
+                retryTimer = null;
+                startGeneration("failure");
+              });
+    }
+  }
+
+  /** Jittered exponential backoff: uniformly in [d/2, d] with d doubling from min to max. */
+  long backoffNanos(int attempt) {
+    long min = settings.backoffMin().toNanos();
+    long max = settings.backoffMax().toNanos();
+    long ceiling = min << Math.min(attempt, 20);
+    long base = ceiling <= 0 || ceiling > max ? max : ceiling;
+    return base / 2 + (long) (random.nextDouble() * (base / 2));
+  }
+
+  private void scheduleCheck() {
+    checkTimer =
+        scheduler.schedule(
+            settings.connectivityCheck().toNanos(),
+            () -> {
+              checkConnectivity();
+              if (!stopped) {
+                scheduleCheck();
+              }
+            });
+  }
+
+  private void checkConnectivity() {
+    Generation<T> current = cache.current();
+    boolean watching = current != null && current.isWatching();
+    metrics.apiConnected(watching);
+    if (!watching) {
+      markDisconnected();
+      return;
+    }
+    if (disconnectedSince != NONE) {
+      long outage = scheduler.nanoTime() - disconnectedSince;
+      disconnectedSince = NONE;
+      if (outage >= settings.relistAfter().toNanos()) {
+        LOG.info("watch was down for {} ms; relisting", outage / 1_000_000);
+        startGeneration("outage");
+      }
+    }
+  }
+
+  private void markDisconnected() {
+    if (disconnectedSince == NONE) {
+      disconnectedSince = scheduler.nanoTime();
+    }
+    metrics.apiConnected(false);
+  }
+
+  private void scheduleResync() {
+    if (settings.resync().isZero() || stopped) {
+      return;
+    }
+    long period = settings.resync().toNanos();
+    long jittered = (long) (period * (0.9 + 0.2 * random.nextDouble()));
+    resyncTimer =
+        scheduler.schedule(
+            jittered,
+            () -> {
+              startGeneration("resync");
+              scheduleResync();
+            });
+  }
+
+  private static void cancel(Scheduler.Cancellable timer) {
+    if (timer != null) {
+      timer.cancel();
+    }
+  }
+
+  private static String rootMessage(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName() + ": " + root.getMessage();
+  }
+
+  /**
+   * Informer callbacks: count, hop to the sync context, mark dirty. Nothing heavy, never throws.
+   */
+  private final class Handler implements ResourceEventHandler<T> {
+
+    private final Generation<T>[] generation;
+
+    Handler(Generation<T>[] generation) {
+      this.generation = generation;
+    }
+
+    @Override
+    public void onAdd(T object) {
+      changed("added", null, object);
+    }
+
+    @Override
+    public void onUpdate(T previous, T object) {
+      changed("updated", previous, object);
+    }
+
+    @Override
+    public void onDelete(T object, boolean deletedFinalStateUnknown) {
+      changed("deleted", null, object);
+    }
+
+    @Override
+    public void onBeforeList(String lastSyncResourceVersion) {
+      if (lastSyncResourceVersion != null) {
+        // fabric8 relists in place after 410 Gone; count it, its events mark keys as usual.
+        metrics.relist("gone");
+      }
+    }
+
+    private void changed(String type, T previous, T object) {
+      try {
+        metrics.watchEvent(kind.kind(), type);
+        Optional<ServiceKey> key = kind.serviceKeyOf(object);
+        Optional<ServiceKey> previousKey =
+            previous == null ? Optional.empty() : kind.serviceKeyOf(previous);
+        String name = describe(object);
+        context.runOnContext(
+            ignored -> {
+              if (generation[0] != cache.current()) {
+                return; // a generation still syncing is published as a whole when it swaps in
+              }
+              if (key.isPresent()) {
+                coalescer.markDirty(key.get());
+              } else if (!"deleted".equals(type)) {
+                skips.report(new Skip(kind.unkeyedReason(), name, "no Service to attach it to"));
+              }
+              previousKey.filter(k -> !k.equals(key.orElse(null))).ifPresent(coalescer::markDirty);
+            });
+      } catch (RuntimeException e) {
+        LOG.error("dropped a {} {} event", kind.kind(), type, e);
+      }
+    }
+
+    private String describe(T object) {
+      var meta = object == null ? null : object.getMetadata();
+      return kind.kind() + " " + (meta == null ? "?" : meta.getNamespace() + "/" + meta.getName());
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.routesync.observe;
+
+import dev.routesync.table.TableView;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Every routesync meter, named once. Prometheus names follow from Micrometer's: {@code
+ * routesync.events} becomes {@code routesync_events_total}, timers become {@code _seconds}
+ * histograms.
+ *
+ * <p>Threading: Micrometer meters are thread-safe; call from any thread.
+ */
+public final class Metrics {
+
+  private final MeterRegistry registry;
+  private final DistributionSummary batchSize;
+  private final Timer debounceWait;
+  private final Timer reconcile;
+  private final AtomicInteger apiConnected = new AtomicInteger();
+
+  public Metrics(MeterRegistry registry) {
+    this.registry = registry;
+    this.batchSize =
+        DistributionSummary.builder("routesync.batch.size")
+            .description("Services recomputed per flushed batch")
+            .serviceLevelObjectives(1, 10, 100, 1000, 5000, 10000)
+            .register(registry);
+    this.debounceWait =
+        Timer.builder("routesync.debounce.wait")
+            .description("How long the oldest change of a batch waited before its flush")
+            .serviceLevelObjectives(
+                millis(1), millis(10), millis(50), millis(100), millis(500), millis(1000))
+            .register(registry);
+    this.reconcile =
+        Timer.builder("routesync.reconcile")
+            .description("Time to recompute a batch and publish the table")
+            .serviceLevelObjectives(
+                millis(1), millis(5), millis(10), millis(50), millis(100), millis(500))
+            .register(registry);
+    Gauge.builder("routesync.api.connected", apiConnected, AtomicInteger::get)
+        .description("1 while the watch on the Kubernetes API server is established")
+        .register(registry);
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** Registers the gauges that read the published table. */
+  public void bindTable(TableView table) {
+    Gauge.builder("routesync.table.version", table, t -> t.current().version())
+        .description("Version of the published routing table")
+        .register(registry);
+    Gauge.builder("routesync.services", table, t -> t.current().serviceCount())
+        .description("Services in the published routing table")
+        .register(registry);
+    Gauge.builder("routesync.endpoints", table, t -> t.current().endpointCount())
+        .description("Endpoints in the published routing table")
+        .register(registry);
+  }
+
+  /** A watch event, by resource kind and event type (added, updated, deleted). */
+  public void watchEvent(String kind, String type) {
+    Counter.builder("routesync.events")
+        .description("Watch events received, by resource kind and event type")
+        .tags("kind", kind, "type", type)
+        .register(registry)
+        .increment();
+  }
+
+  public void batch(String cause, int size, long waitNanos) {
+    Counter.builder("routesync.batches")
+        .description("Batches flushed, by what triggered the flush")
+        .tag("cause", cause.toLowerCase(Locale.ROOT))
+        .register(registry)
+        .increment();
+    batchSize.record(size);
+    debounceWait.record(waitNanos, TimeUnit.NANOSECONDS);
+  }
+
+  public void reconciled(long nanos) {
+    reconcile.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  public void relist(String reason) {
+    Counter.builder("routesync.relists")
+        .description("Full relists of the watched resources, by reason")
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  public void skipped(String reason) {
+    Counter.builder("routesync.objects.skipped")
+        .description("Malformed objects or parts skipped during translation, by reason")
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  public void apiConnected(boolean connected) {
+    apiConnected.set(connected ? 1 : 0);
+  }
+
+  private static Duration millis(long millis) {
+    return Duration.ofMillis(millis);
+  }
+}

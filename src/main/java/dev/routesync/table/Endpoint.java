@@ -1,0 +1,39 @@
+package dev.routesync.table;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One routable address of a Service, with just the attributes sidecars act on (kept small: there
+ * are hundreds of thousands of these in a large cluster).
+ *
+ * @param ip IPv4 or IPv6 address in canonical text form
+ * @param ports sorted, never empty
+ * @param zone topology zone, or {@code null} when the slice does not say
+ * @param node node name, or {@code null}
+ * @param pod name of the target pod, or {@code null} when the target is not a pod
+ * @param ready the endpoint may receive new traffic
+ * @param serving the endpoint passes readiness, regardless of terminating
+ * @param terminating the pod is shutting down
+ */
+public record Endpoint(
+    String ip,
+    List<Port> ports,
+    String zone,
+    String node,
+    String pod,
+    boolean ready,
+    boolean serving,
+    boolean terminating)
+    implements Comparable<Endpoint> {
+
+  public Endpoint {
+    Objects.requireNonNull(ip, "ip");
+    ports = List.copyOf(ports);
+  }
+
+  @Override
+  public int compareTo(Endpoint other) {
+    return ip.compareTo(other.ip);
+  }
+}

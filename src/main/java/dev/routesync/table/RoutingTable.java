@@ -1,0 +1,161 @@
+package dev.routesync.table;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.pcollections.PSortedMap;
+import org.pcollections.TreePMap;
+
+/**
+ * One published version of the routing table.
+ *
+ * <p>Guarantees: <b>immutable</b> (every accessor returns the same answer forever); <b>no nulls</b>
+ * in keys or values; <b>deterministic iteration</b> (services ordered by namespace, then name;
+ * endpoints by IP); <b>thread-safe</b> (safe to read from any thread without locking, because
+ * nothing in it ever changes).
+ *
+ * <p>The services live in a persistent sorted map ({@link TreePMap}), so {@link #apply} changing k
+ * services in a table of n costs about k·log n and shares every untouched node with the previous
+ * version.
+ */
+public final class RoutingTable {
+
+  /** Default number of recent versions whose deltas are kept for resuming watchers. */
+  public static final int DEFAULT_DELTA_LOG_CAPACITY = 1024;
+
+  private final long version;
+  private final PSortedMap<ServiceKey, ServiceEndpoints> services;
+  private final long endpointCount;
+  private final Instant builtAt;
+  private final DeltaLog deltaLog;
+
+  private RoutingTable(
+      long version,
+      PSortedMap<ServiceKey, ServiceEndpoints> services,
+      long endpointCount,
+      Instant builtAt,
+      DeltaLog deltaLog) {
+    this.version = version;
+    this.services = services;
+    this.endpointCount = endpointCount;
+    this.builtAt = builtAt;
+    this.deltaLog = deltaLog;
+  }
+
+  /** Version 0: no services. */
+  public static RoutingTable empty(Instant builtAt, int deltaLogCapacity) {
+    return new RoutingTable(
+        0, TreePMap.empty(), 0, Objects.requireNonNull(builtAt), DeltaLog.empty(deltaLogCapacity));
+  }
+
+  public long version() {
+    return version;
+  }
+
+  public Instant builtAt() {
+    return builtAt;
+  }
+
+  public int serviceCount() {
+    return services.size();
+  }
+
+  public long endpointCount() {
+    return endpointCount;
+  }
+
+  public Optional<ServiceEndpoints> get(ServiceKey key) {
+    return Optional.ofNullable(services.get(key));
+  }
+
+  /** Every service, in key order. */
+  public Collection<ServiceEndpoints> services() {
+    return services.values();
+  }
+
+  /** The services of one namespace, in name order; a range of the map, not a scan. */
+  public Collection<ServiceEndpoints> servicesIn(String namespace) {
+    // "\0" sorts right after the namespace itself and before any longer namespace name.
+    return services
+        .subMap(new ServiceKey(namespace, ""), true, new ServiceKey(namespace + "\0", ""), false)
+        .values();
+  }
+
+  public DeltaLog deltaLog() {
+    return deltaLog;
+  }
+
+  /**
+   * The services that changed after {@code sinceVersion}: present in this table means upserted,
+   * absent means removed. Empty when {@code sinceVersion} is too old for the delta log (or from the
+   * future), in which case a watcher needs a full snapshot.
+   */
+  public Optional<Set<ServiceKey>> changedSince(long sinceVersion) {
+    return deltaLog.changedSince(sinceVersion, version);
+  }
+
+  /**
+   * Returns the next version with {@code upserts} and {@code removals} applied, or {@code this}
+   * when they change nothing (an idempotent replay publishes no version).
+   *
+   * @param upserts the full, sorted endpoint list for each service to create or replace
+   * @param removals services to delete; a key in both maps is an error
+   */
+  RoutingTable apply(
+      Map<ServiceKey, List<Endpoint>> upserts, Collection<ServiceKey> removals, Instant now) {
+    long nextVersion = version + 1;
+    PSortedMap<ServiceKey, ServiceEndpoints> next = services;
+    long nextEndpointCount = endpointCount;
+    Set<ServiceKey> upserted = new TreeSet<>();
+    Set<ServiceKey> removed = new TreeSet<>();
+    for (Map.Entry<ServiceKey, List<Endpoint>> upsert : upserts.entrySet()) {
+      ServiceKey key = upsert.getKey();
+      if (removals.contains(key)) {
+        throw new IllegalArgumentException(key + " is both upserted and removed");
+      }
+      ServiceEndpoints current = next.get(key);
+      if (current != null && current.endpoints().equals(upsert.getValue())) {
+        continue;
+      }
+      ServiceEndpoints replacement = new ServiceEndpoints(key, nextVersion, upsert.getValue());
+      next = next.plus(key, replacement);
+      nextEndpointCount +=
+          replacement.endpoints().size() - (current == null ? 0 : current.endpoints().size());
+      upserted.add(key);
+    }
+    for (ServiceKey key : removals) {
+      ServiceEndpoints current = next.get(key);
+      if (current == null) {
+        continue;
+      }
+      next = next.minus(key);
+      nextEndpointCount -= current.endpoints().size();
+      removed.add(key);
+    }
+    if (upserted.isEmpty() && removed.isEmpty()) {
+      return this;
+    }
+    return new RoutingTable(
+        nextVersion,
+        next,
+        nextEndpointCount,
+        now,
+        deltaLog.append(new TableDelta(nextVersion, upserted, removed)));
+  }
+
+  @Override
+  public String toString() {
+    return "RoutingTable{version="
+        + version
+        + ", services="
+        + services.size()
+        + ", endpoints="
+        + endpointCount
+        + "}";
+  }
+}
