@@ -57,6 +57,8 @@ public final class WatchSupervisor<T extends HasMetadata> {
   private int generations;
   private int consecutiveFailures;
   private long disconnectedSince = NONE;
+  // Mirror of disconnectedSince for the metrics thread.
+  private volatile long disconnectedSinceForMetrics = NONE;
   private Scheduler.Cancellable retryTimer;
   private Scheduler.Cancellable resyncTimer;
   private Scheduler.Cancellable checkTimer;
@@ -83,6 +85,13 @@ public final class WatchSupervisor<T extends HasMetadata> {
     this.metrics = metrics;
     this.skips = skips;
     this.random = random;
+    metrics.bindDisconnected(this::disconnectedNanos);
+  }
+
+  /** How long the watch has been down, or 0 while it is up. Any thread. */
+  public long disconnectedNanos() {
+    long since = disconnectedSinceForMetrics;
+    return since == NONE ? 0 : Math.max(0, scheduler.nanoTime() - since);
   }
 
   /** Starts watching. Call on the sync context. */
@@ -174,7 +183,7 @@ public final class WatchSupervisor<T extends HasMetadata> {
       previous.stop();
     }
     consecutiveFailures = 0;
-    disconnectedSince = NONE;
+    markConnected();
     metrics.apiConnected(true);
     LOG.info("{} synced: {} services", generation, affected.size());
     coalescer.flushAsOne(affected);
@@ -241,7 +250,7 @@ public final class WatchSupervisor<T extends HasMetadata> {
     }
     if (disconnectedSince != NONE) {
       long outage = scheduler.nanoTime() - disconnectedSince;
-      disconnectedSince = NONE;
+      markConnected();
       if (outage >= settings.relistAfter().toNanos()) {
         LOG.info("watch was down for {} ms; relisting", outage / 1_000_000);
         startGeneration("outage");
@@ -251,9 +260,19 @@ public final class WatchSupervisor<T extends HasMetadata> {
 
   private void markDisconnected() {
     if (disconnectedSince == NONE) {
+      LOG.debug("{} watch is down", kind.kind());
       disconnectedSince = scheduler.nanoTime();
+      disconnectedSinceForMetrics = disconnectedSince;
     }
     metrics.apiConnected(false);
+  }
+
+  private void markConnected() {
+    if (disconnectedSince != NONE) {
+      LOG.debug("{} watch is up", kind.kind());
+    }
+    disconnectedSince = NONE;
+    disconnectedSinceForMetrics = NONE;
   }
 
   private void scheduleResync() {

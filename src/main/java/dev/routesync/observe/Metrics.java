@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * Every routesync meter, named once. Prometheus names follow from Micrometer's: {@code
@@ -64,6 +65,19 @@ public final class Metrics {
         .register(registry);
     Gauge.builder("routesync.endpoints", table, t -> t.current().endpointCount())
         .description("Endpoints in the published routing table")
+        .register(registry);
+  }
+
+  /**
+   * Registers the gauge of how long the watch has been down: 0 while connected, so an alert can
+   * fire on an agent serving a stale table for too long.
+   */
+  public void bindDisconnected(LongSupplier disconnectedNanos) {
+    Gauge.builder("routesync.api.disconnected", disconnectedNanos, s -> s.getAsLong() / 1e9)
+        .description("Seconds since the watch on the API server went down; 0 while connected")
+        .baseUnit("seconds")
+        // Micrometer holds gauge state weakly; this supplier is referenced nowhere else.
+        .strongReference(true)
         .register(registry);
   }
 

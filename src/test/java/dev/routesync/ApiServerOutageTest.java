@@ -1,0 +1,130 @@
+package dev.routesync;
+
+import static dev.routesync.demo.DemoObjects.slice;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.routesync.config.Source;
+import dev.routesync.demo.DemoObjects.Pod;
+import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.testing.AgentHarness;
+import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.TcpProxy;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The API server goes away and comes back. The mock's watch ignores resourceVersion and never
+ * replays deletions, exactly the server behaviour that leaves ghosts in a cache that only resumes.
+ */
+class ApiServerOutageTest {
+
+  private static final Duration CONVERGE = Duration.ofSeconds(15);
+
+  @Test
+  void restartWithDifferentObjectsConvergesWithoutGhostsOrEmptyFlashes() throws Exception {
+    try (MockCluster before = new MockCluster();
+        MockCluster after = new MockCluster();
+        TcpProxy proxy = new TcpProxy(before.port())) {
+      before.apply(slice("shop", "web-a", "web", true, 8080, List.of(pod(1), pod(2))));
+      before.apply(slice("shop", "api-a", "api", true, 8080, List.of(pod(5))));
+      before.apply(slice("shop", "gone-a", "gone", true, 8080, List.of(pod(7))));
+      // The restarted server holds different objects: web scaled, gone deleted, new created.
+      after.apply(slice("shop", "web-a", "web", true, 8080, List.of(pod(1), pod(2), pod(3))));
+      after.apply(slice("shop", "api-a", "api", true, 8080, List.of(pod(5))));
+      after.apply(slice("shop", "new-a", "new", true, 8080, List.of(pod(9))));
+
+      try (AgentHarness agent = AgentHarness.start(proxy.url())) {
+        RoutingTable beforeOutage = agent.table();
+        assertThat(beforeOutage.serviceCount()).isEqualTo(3);
+
+        proxy.cut();
+        // Down for longer than relist-after: the server may have compacted what we missed.
+        await().atMost(CONVERGE).until(() -> agent.disconnectedSeconds() > 0.5);
+        assertThat(agent.connected()).isFalse();
+        // During the outage the last known table keeps being served, unchanged.
+        assertThat(agent.table()).isSameAs(beforeOutage);
+        assertThat(agent.agent().readiness().isReady()).isTrue();
+
+        proxy.restore(after.port());
+        await()
+            .atMost(CONVERGE)
+            .untilAsserted(
+                () -> {
+                  assertThat(agent.ips("shop", "web"))
+                      .containsExactly("10.0.0.1", "10.0.0.2", "10.0.0.3");
+                  assertThat(agent.service("shop", "gone")).isEmpty();
+                  assertThat(agent.ips("shop", "new")).containsExactly("10.0.0.9");
+                });
+        assertThat(agent.counter("routesync.relists", "reason", "outage")).isPositive();
+        assertThat(agent.connected()).isTrue();
+        // No Service that exists on both sides was ever published empty or missing.
+        for (RoutingTable published : agent.published()) {
+          for (String name : List.of("web", "api")) {
+            assertThat(published.get(new ServiceKey("shop", name)))
+                .as("shop/%s at version %d", name, published.version())
+                .hasValueSatisfying(s -> assertThat(s.endpoints()).isNotEmpty());
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void keepsRetryingWhenTheApiServerIsUnreachableAtStart() throws Exception {
+    try (MockCluster cluster = new MockCluster();
+        TcpProxy proxy = new TcpProxy(cluster.port())) {
+      cluster.apply(slice("shop", "web-a", "web", true, 8080, List.of(pod(1))));
+      proxy.cut();
+      try (AgentHarness agent = AgentHarness.launch(proxy.url(), Duration.ofMillis(300))) {
+        // Several lists fail; the agent keeps trying and is not ready.
+        await()
+            .atMost(CONVERGE)
+            .until(() -> agent.counter("routesync.relists", "reason", "failure") >= 2);
+        assertThat(agent.agent().readiness().isReady()).isFalse();
+        assertThat(agent.disconnectedSeconds()).isPositive();
+
+        proxy.restore(cluster.port());
+        agent.awaitInitialSync();
+        assertThat(agent.ips("shop", "web")).containsExactly("10.0.0.1");
+        await().atMost(CONVERGE).until(() -> agent.agent().readiness().isReady());
+      }
+    }
+  }
+
+  @Test
+  void aGoneEventInTheWatchStreamCausesARelistThatDropsDeletedObjects() throws Exception {
+    try (MockCluster cluster = new MockCluster();
+        TcpProxy proxy = new TcpProxy(cluster.port())) {
+      var web = slice("shop", "web-a", "web", true, 8080, List.of(pod(1)));
+      var ghost = slice("shop", "ghost-a", "ghost", true, 8080, List.of(pod(2)));
+      cluster.apply(web);
+      cluster.apply(ghost);
+      // A long relist-after: only the 410 may cause the relist here.
+      try (AgentHarness agent =
+          AgentHarness.start(
+              proxy.url(), Source.ENDPOINTSLICES, AgentHarness.FAST, Duration.ofMinutes(5), 0)) {
+        assertThat(agent.service("shop", "ghost")).isPresent();
+
+        // A blip: the watch breaks; meanwhile the object is deleted and the server's history
+        // compacted, so the watch resumed from our resourceVersion is answered with 410 Gone.
+        proxy.cut();
+        cluster.delete(ghost);
+        cluster.answerNextWatchWithGone();
+        proxy.restore(cluster.port());
+
+        await().atMost(CONVERGE).until(() -> agent.service("shop", "ghost").isEmpty());
+        assertThat(cluster.goneEventsSent()).isEqualTo(1);
+        assertThat(agent.counter("routesync.relists", "reason", "gone")).isPositive();
+        assertThat(agent.counter("routesync.relists", "reason", "outage")).isZero();
+        assertThat(agent.ips("shop", "web")).containsExactly("10.0.0.1");
+      }
+    }
+  }
+
+  private static Pod pod(int n) {
+    return Pod.ready("pod-" + n, "10.0.0." + n);
+  }
+}

@@ -1,0 +1,158 @@
+package dev.routesync.testing;
+
+import dev.routesync.Agent;
+import dev.routesync.config.AgentConfig;
+import dev.routesync.config.Source;
+import dev.routesync.kube.WatchSettings;
+import dev.routesync.sync.CoalescerSettings;
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceEndpoints;
+import dev.routesync.table.ServiceKey;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.micrometer.core.instrument.Counter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * A real {@link Agent} against an API server URL, with short timings so tests converge fast, and a
+ * record of every table version it published (to check invariants across all of them).
+ */
+public final class AgentHarness implements AutoCloseable {
+
+  /** Test timings: fast debounce, fast relist and reconnect. */
+  public static final CoalescerSettings FAST =
+      new CoalescerSettings(Duration.ofMillis(20), Duration.ofMillis(200), 5000);
+
+  private final Agent agent;
+  private final Path dir;
+  private final List<RoutingTable> published = new CopyOnWriteArrayList<>();
+
+  private AgentHarness(Agent agent, Path dir) {
+    this.agent = agent;
+    this.dir = dir;
+    agent.onPublish(published::add);
+  }
+
+  public static AgentHarness start(String apiUrl) throws Exception {
+    return start(apiUrl, Source.ENDPOINTSLICES, FAST, Duration.ofMillis(300), 0);
+  }
+
+  public static AgentHarness start(
+      String apiUrl,
+      Source source,
+      CoalescerSettings coalescer,
+      Duration relistAfter,
+      int adminPort)
+      throws Exception {
+    Path dir = Files.createTempDirectory("rs");
+    AgentConfig config = config(dir, source, coalescer, relistAfter, adminPort);
+    Config kubeConfig = kubeConfig(apiUrl);
+    Agent agent = Agent.start(config, kubeConfig).await(20, TimeUnit.SECONDS);
+    AgentHarness harness = new AgentHarness(agent, dir);
+    agent.initialSync().await(20, TimeUnit.SECONDS);
+    return harness;
+  }
+
+  /** Starts an agent without waiting for its initial sync (the API server may be away). */
+  public static AgentHarness launch(String apiUrl, Duration relistAfter) throws Exception {
+    Path dir = Files.createTempDirectory("rs");
+    AgentConfig config = config(dir, Source.ENDPOINTSLICES, FAST, relistAfter, 0);
+    Agent agent = Agent.start(config, kubeConfig(apiUrl)).await(20, TimeUnit.SECONDS);
+    return new AgentHarness(agent, dir);
+  }
+
+  public void awaitInitialSync() throws Exception {
+    agent.initialSync().await(20, TimeUnit.SECONDS);
+  }
+
+  /** Seconds the agent reports its watch has been down (0 while connected). */
+  public double disconnectedSeconds() {
+    return agent.registry().get("routesync.api.disconnected").gauge().value();
+  }
+
+  public boolean connected() {
+    return agent.registry().get("routesync.api.connected").gauge().value() == 1;
+  }
+
+  private static AgentConfig config(
+      Path dir, Source source, CoalescerSettings coalescer, Duration relistAfter, int adminPort) {
+    WatchSettings watch =
+        new WatchSettings(
+            List.of(),
+            "mesh-managed=true",
+            relistAfter,
+            Duration.ZERO,
+            Duration.ofMillis(50),
+            Duration.ofMillis(400),
+            Duration.ofMillis(25));
+    return new AgentConfig(
+        source,
+        Optional.empty(),
+        watch,
+        coalescer,
+        dir.resolve("rs.sock"),
+        "127.0.0.1",
+        adminPort,
+        "node-a");
+  }
+
+  private static Config kubeConfig(String apiUrl) {
+    return new ConfigBuilder(Config.empty())
+        .withMasterUrl(apiUrl)
+        .withRequestTimeout(5000)
+        .withConnectionTimeout(2000)
+        .build();
+  }
+
+  public Agent agent() {
+    return agent;
+  }
+
+  public Path socket() {
+    return agent.config().socket();
+  }
+
+  public RoutingTable table() {
+    return agent.table().current();
+  }
+
+  /** Every version published since the harness attached, oldest first. */
+  public List<RoutingTable> published() {
+    return List.copyOf(published);
+  }
+
+  public Optional<ServiceEndpoints> service(String namespace, String name) {
+    return table().get(new ServiceKey(namespace, name));
+  }
+
+  /** The IPs currently published for a service; empty when the service is absent. */
+  public List<String> ips(String namespace, String name) {
+    return service(namespace, name)
+        .map(s -> s.endpoints().stream().map(Endpoint::ip).collect(Collectors.toList()))
+        .orElse(List.of());
+  }
+
+  public double counter(String name, String... tags) {
+    Counter counter = agent.registry().find(name).tags(tags).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  @Override
+  public void close() throws Exception {
+    agent.stop().await(20, TimeUnit.SECONDS);
+    try (var files = Files.list(dir)) {
+      for (Path file : files.toList()) {
+        Files.deleteIfExists(file);
+      }
+    }
+    Files.deleteIfExists(dir);
+  }
+}
