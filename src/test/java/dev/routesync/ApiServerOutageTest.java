@@ -36,7 +36,7 @@ class ApiServerOutageTest {
       after.apply(slice("shop", "api-a", "api", true, 8080, List.of(pod(5))));
       after.apply(slice("shop", "new-a", "new", true, 8080, List.of(pod(9))));
 
-      try (AgentHarness agent = AgentHarness.start(proxy.url())) {
+      try (AgentHarness agent = AgentHarness.start(proxy.url()).cutOnClose(proxy)) {
         RoutingTable beforeOutage = agent.table();
         assertThat(beforeOutage.serviceCount()).isEqualTo(3);
 
@@ -78,7 +78,8 @@ class ApiServerOutageTest {
         TcpProxy proxy = new TcpProxy(cluster.port())) {
       cluster.apply(slice("shop", "web-a", "web", true, 8080, List.of(pod(1))));
       proxy.cut();
-      try (AgentHarness agent = AgentHarness.launch(proxy.url(), Duration.ofMillis(300))) {
+      try (AgentHarness agent =
+          AgentHarness.launch(proxy.url(), Duration.ofMillis(300)).cutOnClose(proxy)) {
         // Several lists fail; the agent keeps trying and is not ready.
         await()
             .atMost(CONVERGE)
@@ -105,7 +106,8 @@ class ApiServerOutageTest {
       // A long relist-after: only the 410 may cause the relist here.
       try (AgentHarness agent =
           AgentHarness.start(
-              proxy.url(), Source.ENDPOINTSLICES, AgentHarness.FAST, Duration.ofMinutes(5), 0)) {
+                  proxy.url(), Source.ENDPOINTSLICES, AgentHarness.FAST, Duration.ofMinutes(5), 0)
+              .cutOnClose(proxy)) {
         assertThat(agent.service("shop", "ghost")).isPresent();
 
         // A blip: the watch breaks; meanwhile the object is deleted and the server's history

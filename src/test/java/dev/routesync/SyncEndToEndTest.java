@@ -28,16 +28,16 @@ class SyncEndToEndTest {
   private AgentHarness agent;
 
   @BeforeEach
-  void startCluster() {
+  void startCluster() throws Exception {
     cluster = new MockCluster();
   }
 
   @AfterEach
   void stop() throws Exception {
+    cluster.close(); // first: see MockCluster#url
     if (agent != null) {
       agent.close();
     }
-    cluster.close();
   }
 
   private static List<Pod> pods(int count) {

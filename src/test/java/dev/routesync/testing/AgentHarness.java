@@ -34,6 +34,7 @@ public final class AgentHarness implements AutoCloseable {
   private final Agent agent;
   private final Path dir;
   private final List<RoutingTable> published = new CopyOnWriteArrayList<>();
+  private TcpProxy cutOnClose;
 
   private AgentHarness(Agent agent, Path dir) {
     this.agent = agent;
@@ -145,8 +146,20 @@ public final class AgentHarness implements AutoCloseable {
     return counter == null ? 0 : counter.count();
   }
 
+  /**
+   * Cuts {@code proxy} before stopping the agent, so the mock server sees an abrupt drop rather
+   * than a clean watch close (see MockCluster#url).
+   */
+  public AgentHarness cutOnClose(TcpProxy proxy) {
+    this.cutOnClose = proxy;
+    return this;
+  }
+
   @Override
   public void close() throws Exception {
+    if (cutOnClose != null) {
+      cutOnClose.cut();
+    }
     agent.stop().await(20, TimeUnit.SECONDS);
     try (var files = Files.list(dir)) {
       for (Path file : files.toList()) {
