@@ -146,7 +146,9 @@ public final class Coalescer {
   private void flush(Batch.Cause cause) {
     cancelTimers();
     long now = scheduler.nanoTime();
-    Batch batch = new Batch(pending, now - firstPendingNanos, cause);
+    // A relist with nothing to publish has no pending change (firstPendingNanos is NONE).
+    long waited = firstPendingNanos == NONE ? 0 : now - firstPendingNanos;
+    Batch batch = new Batch(pending, waited, cause);
     pending = new HashSet<>();
     firstPendingNanos = NONE;
     oldestPendingSince = NONE;

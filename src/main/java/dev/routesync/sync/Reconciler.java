@@ -4,11 +4,12 @@ import dev.routesync.observe.Metrics;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableWriter;
-import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Recomputes each service of a batch once, from the current watch caches, and publishes the result.
@@ -33,7 +34,8 @@ public final class Reconciler implements Coalescer.BatchSink {
   public void flush(Batch batch) {
     long start = System.nanoTime();
     Map<ServiceKey, List<Endpoint>> upserts = new HashMap<>();
-    List<ServiceKey> removals = new ArrayList<>();
+    // A set: the table checks each upsert against the removals.
+    Set<ServiceKey> removals = new HashSet<>();
     for (ServiceKey key : batch.keys()) {
       Optional<List<Endpoint>> endpoints = lookup.endpointsOf(key);
       if (endpoints.isPresent()) {

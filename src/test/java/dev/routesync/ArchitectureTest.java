@@ -1,0 +1,80 @@
+package dev.routesync;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The one-way data flow of DESIGN.md, as dependency rules between packages. */
+class ArchitectureTest {
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importMainClasses() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.routesync");
+  }
+
+  @Test
+  void tableDependsOnNoFrameworkLibrary() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.routesync.table..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.fabric8..", "io.vertx..", "io.micrometer..")
+        .check(classes);
+  }
+
+  @Test
+  void tableDependsOnNoOtherRoutesyncPackage() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.routesync.table..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("dev.routesync..").and(not(resideInAPackage("dev.routesync.table.."))))
+        .check(classes);
+  }
+
+  @Test
+  void syncDependsNeitherOnKubernetesNorOnServing() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.routesync.sync..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.fabric8..", "dev.routesync.kube..", "dev.routesync.serve..")
+        .check(classes);
+  }
+
+  @Test
+  void serveDependsNeitherOnKubernetesNorOnSync() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.routesync.serve..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.fabric8..", "dev.routesync.kube..", "dev.routesync.sync..")
+        .check(classes);
+  }
+
+  @Test
+  void kubeDoesNotDependOnServe() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.routesync.kube..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.routesync.serve..")
+        .check(classes);
+  }
+}

@@ -1,0 +1,170 @@
+package dev.routesync.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.Port;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableWriter;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The HTTP/JSON API over a real Unix socket, against a table the test controls. */
+class HttpApiTest {
+
+  @TempDir Path dir;
+
+  private final TableWriter table = new TableWriter(Clock.systemUTC(), 16);
+  private Vertx vertx;
+  private SocketServer server;
+  private UdsHttp http;
+
+  @BeforeEach
+  void start() throws Exception {
+    vertx = Vertx.vertx();
+    server = new SocketServer(vertx, dir.resolve("api.sock"), new HttpApi(table).router(vertx));
+    server.listen().await(10, TimeUnit.SECONDS);
+    http = new UdsHttp(dir.resolve("api.sock"));
+    Port http8080 = new Port("http", 8080, "TCP");
+    table.publish(
+        Map.of(
+            new ServiceKey("shop", "cart"),
+            List.of(
+                new Endpoint(
+                    "10.0.0.1", List.of(http8080), "zone-a", "node-a", "cart-1", true, true, false),
+                new Endpoint("10.0.0.2", List.of(http8080), null, null, null, true, true, false)),
+            new ServiceKey("shop", "empty"),
+            List.of(),
+            new ServiceKey("billing", "ledger"),
+            List.of(
+                new Endpoint(
+                    "10.0.1.1",
+                    List.of(new Port("", 9000, "TCP")),
+                    "z",
+                    "n",
+                    "l-1",
+                    false,
+                    true,
+                    true))),
+        List.of());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    http.close();
+    server.close().await(10, TimeUnit.SECONDS);
+    vertx.close().await(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void listsEveryServiceWithTheTableVersionInKeyOrder() throws Exception {
+    UdsHttp.Reply reply = http.get("/v1/services");
+    assertThat(reply.status()).isEqualTo(200);
+    assertThat(reply.contentType()).isEqualTo("application/json");
+    JsonObject body = reply.json();
+    assertThat(body.getLong("version")).isEqualTo(1L);
+    JsonArray services = body.getJsonArray("services");
+    assertThat(
+            services.stream()
+                .map(
+                    s ->
+                        ((JsonObject) s).getString("namespace")
+                            + "/"
+                            + ((JsonObject) s).getString("name")))
+        .containsExactly("billing/ledger", "shop/cart", "shop/empty");
+  }
+
+  @Test
+  void filtersByNamespace() throws Exception {
+    JsonObject body = http.get("/v1/services?namespace=shop").json();
+    assertThat(body.getJsonArray("services")).hasSize(2);
+    assertThat(http.get("/v1/services?namespace=nothing-here").json().getJsonArray("services"))
+        .isEmpty();
+  }
+
+  @Test
+  void servesOneServiceWithEveryEndpointField() throws Exception {
+    JsonObject cart = http.get("/v1/services/shop/cart").json();
+    assertThat(cart.getString("namespace")).isEqualTo("shop");
+    assertThat(cart.getString("name")).isEqualTo("cart");
+    assertThat(cart.getLong("version")).isEqualTo(1L);
+    JsonObject first = cart.getJsonArray("endpoints").getJsonObject(0);
+    assertThat(first.fieldNames())
+        .containsExactlyInAnyOrder(
+            "ip", "ports", "zone", "node", "pod", "ready", "serving", "terminating");
+    assertThat(first.getString("ip")).isEqualTo("10.0.0.1");
+    assertThat(first.getJsonArray("ports").getJsonObject(0).getMap())
+        .isEqualTo(Map.of("name", "http", "port", 8080, "protocol", "TCP"));
+    assertThat(first.getString("zone")).isEqualTo("zone-a");
+    assertThat(first.getString("node")).isEqualTo("node-a");
+    assertThat(first.getString("pod")).isEqualTo("cart-1");
+    assertThat(first.getBoolean("ready")).isTrue();
+    JsonObject second = cart.getJsonArray("endpoints").getJsonObject(1);
+    assertThat(second.containsKey("zone")).isTrue();
+    assertThat(second.getValue("zone")).isNull();
+
+    JsonObject ledger = http.get("/v1/services/billing/ledger").json();
+    JsonObject draining = ledger.getJsonArray("endpoints").getJsonObject(0);
+    assertThat(draining.getBoolean("terminating")).isTrue();
+    assertThat(draining.getBoolean("serving")).isTrue();
+    assertThat(draining.getBoolean("ready")).isFalse();
+  }
+
+  @Test
+  void aServiceWithNoReadyEndpointIsServedEmpty() throws Exception {
+    JsonObject empty = http.get("/v1/services/shop/empty").json();
+    assertThat(empty.getJsonArray("endpoints")).isEmpty();
+  }
+
+  @Test
+  void reflectsANewVersionAtOnce() throws Exception {
+    table.publish(Map.of(), List.of(new ServiceKey("shop", "cart")));
+    assertThat(http.get("/v1/services/shop/cart").status()).isEqualTo(404);
+    assertThat(http.get("/v1/services").json().getLong("version")).isEqualTo(2L);
+  }
+
+  @Test
+  void answersErrorsWithJsonBodies() throws Exception {
+    UdsHttp.Reply missing = http.get("/v1/services/shop/nope");
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(missing.contentType()).isEqualTo("application/json");
+    assertThat(missing.json().getString("error")).contains("shop/nope");
+
+    UdsHttp.Reply badName = http.get("/v1/services/Shop/cart");
+    assertThat(badName.status()).isEqualTo(400);
+    assertThat(badName.json().getInteger("status")).isEqualTo(400);
+
+    UdsHttp.Reply badNamespace = http.get("/v1/services?namespace=no_underscores");
+    assertThat(badNamespace.status()).isEqualTo(400);
+
+    UdsHttp.Reply unknownPath = http.get("/v2/whatever");
+    assertThat(unknownPath.status()).isEqualTo(404);
+    assertThat(unknownPath.json().getString("error")).contains("/v2/whatever");
+
+    UdsHttp.Reply wrongMethod = http.request(HttpMethod.DELETE, "/v1/services/shop/cart");
+    assertThat(wrongMethod.status()).isEqualTo(405);
+    assertThat(wrongMethod.json().getString("error")).contains("DELETE");
+  }
+
+  @Test
+  void socketIsGroupAccessibleOnlyAndRemovedOnClose() throws Exception {
+    Path socket = dir.resolve("api.sock");
+    assertThat(Files.getPosixFilePermissions(socket))
+        .containsExactlyInAnyOrderElementsOf(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw----"));
+    server.close().await(10, TimeUnit.SECONDS);
+    assertThat(socket).doesNotExist();
+  }
+}

@@ -1,0 +1,136 @@
+package dev.routesync.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.routesync.observe.Metrics;
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.Port;
+import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceEndpoints;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableWriter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ReconcilerTest {
+
+  private static final ServiceKey A = new ServiceKey("shop", "a");
+  private static final ServiceKey B = new ServiceKey("shop", "b");
+  private static final ServiceKey C = new ServiceKey("shop", "c");
+
+  /** The "informer caches": a service is known while it has an entry. */
+  private static final class MapLookup implements EndpointLookup {
+    final Map<ServiceKey, List<Endpoint>> services = new HashMap<>();
+
+    @Override
+    public Optional<List<Endpoint>> endpointsOf(ServiceKey key) {
+      return Optional.ofNullable(services.get(key));
+    }
+  }
+
+  private final MapLookup lookup = new MapLookup();
+  private final TableWriter writer =
+      new TableWriter(Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC), 16);
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final Reconciler reconciler = new Reconciler(lookup, writer, new Metrics(registry));
+  private final List<RoutingTable> published = new ArrayList<>();
+
+  ReconcilerTest() {
+    writer.onPublish(published::add);
+  }
+
+  private static Endpoint endpoint(String ip) {
+    return new Endpoint(
+        ip,
+        List.of(new Port("http", 8080, "TCP")),
+        "zone-a",
+        "node-1",
+        "pod-" + ip,
+        true,
+        true,
+        false);
+  }
+
+  private static Batch batch(ServiceKey... keys) {
+    return new Batch(Set.of(keys), 0, Batch.Cause.QUIET);
+  }
+
+  private void seed(Map<ServiceKey, List<Endpoint>> services) {
+    lookup.services.putAll(services);
+    reconciler.flush(new Batch(services.keySet(), 0, Batch.Cause.RELIST));
+    published.clear();
+  }
+
+  @Test
+  void batchPublishesOneVersionWithItsUpsertsAndRemovals() {
+    seed(Map.of(A, List.of(endpoint("10.0.0.1")), B, List.of(endpoint("10.0.0.2"))));
+    long before = writer.current().version();
+    lookup.services.put(A, List.of(endpoint("10.0.0.1"), endpoint("10.0.0.3")));
+    lookup.services.remove(B); // all its objects are gone
+    lookup.services.put(C, List.of(endpoint("10.0.0.4")));
+
+    reconciler.flush(batch(A, B, C));
+
+    assertThat(published).hasSize(1);
+    RoutingTable table = writer.current();
+    assertThat(table).isSameAs(published.get(0));
+    assertThat(table.version()).isEqualTo(before + 1);
+    assertThat(table.get(A).map(ServiceEndpoints::endpoints))
+        .contains(List.of(endpoint("10.0.0.1"), endpoint("10.0.0.3")));
+    assertThat(table.get(B)).isEmpty();
+    assertThat(table.get(C).map(ServiceEndpoints::endpoints))
+        .contains(List.of(endpoint("10.0.0.4")));
+    assertThat(table.changedSince(before)).contains(Set.of(A, B, C));
+  }
+
+  @Test
+  void recomputingUnchangedServicesPublishesNoVersion() {
+    seed(Map.of(A, List.of(endpoint("10.0.0.1")), B, List.of()));
+    RoutingTable before = writer.current();
+
+    reconciler.flush(batch(A, B));
+    reconciler.flush(batch(A, B, C)); // C is unknown and absent from the table: nothing to remove
+
+    assertThat(published).isEmpty();
+    assertThat(writer.current()).isSameAs(before);
+  }
+
+  @Test
+  void serviceKnownWithNoEndpointsIsKeptAsAnEmptyEntryNotRemoved() {
+    seed(Map.of(A, List.of(endpoint("10.0.0.1"))));
+    lookup.services.put(A, List.of());
+
+    reconciler.flush(batch(A));
+
+    RoutingTable table = writer.current();
+    assertThat(published).hasSize(1);
+    assertThat(table.get(A)).hasValueSatisfying(s -> assertThat(s.endpoints()).isEmpty());
+    assertThat(table.serviceCount()).isEqualTo(1);
+    assertThat(table.endpointCount()).isZero();
+  }
+
+  @Test
+  void everyBatchIsCountedByCauseEvenWhenItPublishesNothing() {
+    lookup.services.put(A, List.of(endpoint("10.0.0.1")));
+
+    reconciler.flush(batch(A));
+    reconciler.flush(batch(A));
+    reconciler.flush(new Batch(Set.of(A), 0, Batch.Cause.MAX_DELAY));
+
+    assertThat(registry.get("routesync.batches").tag("cause", "quiet").counter().count())
+        .isEqualTo(2.0);
+    assertThat(registry.get("routesync.batches").tag("cause", "max_delay").counter().count())
+        .isEqualTo(1.0);
+    assertThat(registry.get("routesync.batch.size").summary().count()).isEqualTo(3);
+    assertThat(registry.get("routesync.reconcile").timer().count()).isEqualTo(3);
+  }
+}
