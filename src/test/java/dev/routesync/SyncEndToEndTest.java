@@ -10,11 +10,14 @@ import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.MockCluster;
+import io.fabric8.kubernetes.api.model.Endpoints;
+import io.fabric8.kubernetes.api.model.EndpointsBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -227,6 +230,66 @@ class SyncEndToEndTest {
                 agent.counter("routesync.events", "kind", "EndpointSlice", "type", "updated") >= 5
                     && totalBatches() > batchesBefore);
     assertThat(agent.table()).isSameAs(before);
+  }
+
+  @Test
+  void legacyEndpointsSourcePublishesOnlyReadyAddresses() throws Exception {
+    Endpoints web =
+        new EndpointsBuilder()
+            .withNewMetadata()
+            .withNamespace("shop")
+            .withName("web")
+            .addToLabels("mesh-managed", "true")
+            .endMetadata()
+            .addNewSubset()
+            .addNewAddress()
+            .withIp("10.0.0.1")
+            .withNodeName("node-a")
+            .endAddress()
+            .addNewNotReadyAddress()
+            .withIp("10.0.0.2")
+            .endNotReadyAddress()
+            .addNewPort()
+            .withName("http")
+            .withPort(8080)
+            .endPort()
+            .endSubset()
+            .build();
+    Endpoints unlabelled =
+        new EndpointsBuilder(web)
+            .editMetadata()
+            .withName("admin")
+            .withLabels(Map.of())
+            .endMetadata()
+            .build();
+    cluster.client().resource(web).create();
+    cluster.client().resource(unlabelled).create();
+    agent =
+        AgentHarness.start(
+            cluster.url(),
+            dev.routesync.config.Source.ENDPOINTS,
+            AgentHarness.FAST,
+            Duration.ofSeconds(10),
+            0);
+    assertThat(agent.ips("shop", "web")).containsExactly("10.0.0.1");
+    assertThat(agent.service("shop", "admin")).isEmpty();
+
+    cluster
+        .client()
+        .resource(
+            new EndpointsBuilder(web)
+                .editFirstSubset()
+                .addNewAddress()
+                .withIp("10.0.0.3")
+                .endAddress()
+                .endSubset()
+                .build())
+        .update();
+    await()
+        .atMost(CONVERGE)
+        .until(() -> agent.ips("shop", "web").equals(List.of("10.0.0.1", "10.0.0.3")));
+    cluster.client().resource(web).delete();
+    await().atMost(CONVERGE).until(() -> agent.service("shop", "web").isEmpty());
   }
 
   private double totalBatches() {

@@ -30,7 +30,7 @@ public final class AgentCommand implements Callable<Integer> {
     try {
       return options.toConfig();
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
   }
 }

@@ -49,7 +49,7 @@ public final class DemoCommand implements Callable<Integer> {
     try {
       config = options.toConfig();
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     if (churnEveryMillis < 100) {
       throw new ParameterException(spec.commandLine(), "--churn-every must be at least 100");

@@ -1,0 +1,291 @@
+package dev.routesync.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.routesync.Main;
+import dev.routesync.kube.WatchSettings;
+import dev.routesync.sync.CoalescerSettings;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+class AgentOptionsTest {
+
+  /** Parses {@code args} as {@code routesync agent} would, without running anything. */
+  private static AgentOptions parse(String... args) {
+    AgentCommand command = new AgentCommand();
+    new CommandLine(command).parseArgs(args);
+    return command.options;
+  }
+
+  private static AgentConfig config(String... args) {
+    return parse(args).toConfig();
+  }
+
+  @Test
+  void defaultsAreTheDocumentedOnes() {
+    assumeTrue(
+        System.getenv().keySet().stream()
+            .noneMatch(name -> name.startsWith("ROUTESYNC_") || name.equals("NODE_NAME")),
+        "defaults can be overridden by ROUTESYNC_* environment variables");
+
+    AgentConfig config = config();
+
+    assertThat(config.source()).isEqualTo(Source.ENDPOINTSLICES);
+    assertThat(config.kubeconfig()).isEmpty();
+    assertThat(config.watch().labelSelector()).isEqualTo("mesh-managed=true");
+    assertThat(config.watch().namespaces()).isEmpty();
+    assertThat(config.watch().relistAfter()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.watch().resync()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(config.watch()).isEqualTo(WatchSettings.of(List.of(), "mesh-managed=true"));
+    assertThat(config.coalescer().debounce()).isEqualTo(Duration.ofMillis(50));
+    assertThat(config.coalescer().maxDelay()).isEqualTo(Duration.ofMillis(500));
+    assertThat(config.coalescer().maxBatch()).isEqualTo(5000);
+    assertThat(config.coalescer()).isEqualTo(CoalescerSettings.defaults());
+    assertThat(config.socket()).isEqualTo(Path.of("/var/run/routesync/routesync.sock"));
+    assertThat(config.adminHost()).isEqualTo("0.0.0.0");
+    assertThat(config.adminPort()).isEqualTo(9464);
+    assertThat(config.nodeName()).isEmpty();
+  }
+
+  static Stream<Arguments> validOverrides() {
+    return Stream.of(
+        override(List.of("--source", "endpoints"), AgentConfig::source, Source.ENDPOINTS),
+        override(
+            List.of("--source", " EndpointSlices "), AgentConfig::source, Source.ENDPOINTSLICES),
+        override(
+            List.of("--label-selector", "team=payments"),
+            c -> c.watch().labelSelector(),
+            "team=payments"),
+        override(List.of("--label-selector", "  app  "), c -> c.watch().labelSelector(), "app"),
+        override(
+            List.of("--namespace", "shop, payments,shop,"),
+            c -> c.watch().namespaces(),
+            List.of("shop", "payments")),
+        override(List.of("--namespace", ""), c -> c.watch().namespaces(), List.of()),
+        override(
+            List.of("--kubeconfig", "/tmp/kubeconfig"),
+            AgentConfig::kubeconfig,
+            Optional.of(Path.of("/tmp/kubeconfig"))),
+        override(List.of("--socket", "/tmp/r.sock"), AgentConfig::socket, Path.of("/tmp/r.sock")),
+        override(List.of("--admin-host", " 127.0.0.1 "), AgentConfig::adminHost, "127.0.0.1"),
+        override(List.of("--admin-port", "0"), AgentConfig::adminPort, 0),
+        override(List.of("--admin-port", "65535"), AgentConfig::adminPort, 65535),
+        override(
+            List.of("--debounce", "0", "--max-delay", "0"),
+            AgentConfig::coalescer,
+            new CoalescerSettings(Duration.ZERO, Duration.ZERO, 5000)),
+        override(
+            List.of("--debounce", "1s", "--max-delay", "1s", "--max-batch", "1"),
+            AgentConfig::coalescer,
+            new CoalescerSettings(Duration.ofSeconds(1), Duration.ofSeconds(1), 1)),
+        override(List.of("--max-batch", "1000000"), c -> c.coalescer().maxBatch(), 1_000_000),
+        override(
+            List.of("--relist-after", "250ms"),
+            c -> c.watch().relistAfter(),
+            Duration.ofMillis(250)),
+        override(List.of("--resync", "0"), c -> c.watch().resync(), Duration.ZERO),
+        override(List.of("--resync", "1h"), c -> c.watch().resync(), Duration.ofHours(1)),
+        override(List.of("--node-name", " node-7 "), AgentConfig::nodeName, "node-7"),
+        override(List.of("--debounce=75ms"), c -> c.coalescer().debounce(), Duration.ofMillis(75)));
+  }
+
+  private static Arguments override(
+      List<String> args, Function<AgentConfig, Object> read, Object expected) {
+    return Arguments.of(args, read, expected);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("validOverrides")
+  void validFlagsOverrideTheDefaults(
+      List<String> args, Function<AgentConfig, Object> read, Object expected) {
+    AgentConfig config = config(args.toArray(String[]::new));
+
+    assertThat(read.apply(config)).isEqualTo(expected);
+  }
+
+  static Stream<Arguments> invalidValues() {
+    return Stream.of(
+        invalid("--debounce", "--debounce", "banana"),
+        invalid("--debounce", "--debounce", "10"),
+        invalid("--debounce", "--debounce", "-1s"),
+        invalid("--max-delay", "--max-delay", "1.5s"),
+        invalid("--max-delay", "--debounce", "1s", "--max-delay", "500ms"),
+        invalid("--max-batch", "--max-batch", "0"),
+        invalid("--max-batch", "--max-batch", "1000001"),
+        invalid("--max-batch", "--max-batch", "many"),
+        invalid("--admin-port", "--admin-port", "70000"),
+        invalid("--admin-port", "--admin-port", "-1"),
+        invalid("--admin-port", "--admin-port", "http"),
+        invalid("--relist-after", "--relist-after", "0"),
+        invalid("--relist-after", "--relist-after", "soon"),
+        invalid("--resync", "--resync", "forever"),
+        invalid("--namespace", "--namespace", "Shop"),
+        invalid("--namespace", "--namespace", "shop,-payments"),
+        invalid("--namespace", "--namespace", "shop_payments"),
+        invalid("--namespace", "--namespace", "shop/payments"),
+        invalid("--namespace", "--namespace", "a".repeat(64)),
+        invalid("--source", "--source", "pods"),
+        invalid("--source", "--source", "endpointslice"),
+        invalid("--source", "--source", ""),
+        invalid("--socket", "--socket", ""),
+        invalid("--socket", "--socket", "   "));
+  }
+
+  private static Arguments invalid(String flag, String... args) {
+    return Arguments.of(flag, List.of(args));
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("invalidValues")
+  void anInvalidValueIsRejectedWithAMessageNamingTheFlag(String flag, List<String> args) {
+    AgentOptions options = parse(args.toArray(String[]::new));
+
+    assertThatThrownBy(options::toConfig)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(flag)
+        .message()
+        .doesNotContain("\n");
+  }
+
+  @Test
+  void namespaceNamesOf63CharactersAreAccepted() {
+    String longest = "a".repeat(63);
+
+    assertThat(config("--namespace", longest).watch().namespaces()).containsExactly(longest);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "a=b=c",
+        "=x",
+        "key in (a",
+        "key in a",
+        "key notin",
+        "",
+        "   ",
+        "app,",
+        ",app",
+        "a b",
+        "a=b,,c=d",
+        "!a=b",
+        "a!b",
+        "-app",
+        "app-",
+        "a=-b",
+        "Example.com/team=x",
+        "example.com/=x"
+      })
+  void malformedLabelSelectorsAreRejected(String selector) {
+    AgentOptions options = parse("--label-selector", selector);
+
+    assertThatThrownBy(options::toConfig)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--label-selector");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "app",
+        "!app",
+        "! app",
+        "a=b,c!=d",
+        "a==b",
+        "a=",
+        "tier in (web, api)",
+        "tier in (web,api),!legacy",
+        "example.com/team notin (x)",
+        "app.kubernetes.io/part-of=shop",
+        "mesh-managed=true",
+        "Tier_1.x=V-2_b.c",
+        " a = b , c in ( x ) "
+      })
+  void validLabelSelectorsAreAccepted(String selector) {
+    assertThat(config("--label-selector", selector).watch().labelSelector())
+        .isEqualTo(selector.trim());
+  }
+
+  @Test
+  void aValidationFailureBecomesAPicocliUsageError() {
+    AgentCommand command = new AgentCommand();
+    CommandLine commandLine = new CommandLine(command);
+    commandLine.parseArgs("--max-batch", "0");
+
+    assertThatThrownBy(() -> AgentCommand.validated(commandLine.getCommandSpec(), command.options))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageStartingWith("--max-batch")
+        .hasCauseInstanceOf(IllegalArgumentException.class);
+  }
+
+  // ---------------------------------------------------------------- through Main
+
+  static Stream<Arguments> badInvocations() {
+    return Stream.of(
+        Arguments.of(List.of("agent", "--debounce", "banana"), "--debounce"),
+        Arguments.of(List.of("agent", "--max-batch", "0"), "--max-batch"),
+        Arguments.of(List.of("agent", "--admin-port", "70000"), "--admin-port"),
+        Arguments.of(List.of("agent", "--label-selector", "a=b=c"), "--label-selector"),
+        Arguments.of(List.of("agent", "--no-such-flag"), "--no-such-flag"),
+        Arguments.of(List.of("demo", "--source", "pods"), "--source"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badInvocations")
+  // Only invalid invocations run here; should one ever pass validation, the safety flags below
+  // keep it off /var/run and port 9464 and make the agent fail to start, and the timeout stops a
+  // demo that did start from hanging the build.
+  @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aBadFlagExitsWithUsageCodeAndOneErrorLine(
+      List<String> args, String flag, @TempDir Path tempDir) {
+    List<String> invocation = new ArrayList<>(args.subList(0, 1));
+    Map<String, String> safety =
+        Map.of(
+            "--socket", tempDir.resolve("routesync.sock").toString(),
+            "--admin-port", "0",
+            "--kubeconfig", tempDir.resolve("no-such-kubeconfig").toString());
+    safety.forEach(
+        (name, value) -> {
+          if (!args.contains(name)) {
+            invocation.add(name);
+            invocation.add(value);
+          }
+        });
+    invocation.addAll(args.subList(1, args.size()));
+    StringWriter err = new StringWriter();
+    StringWriter out = new StringWriter();
+    CommandLine commandLine = Main.commandLine();
+    commandLine.setErr(new PrintWriter(err, true));
+    commandLine.setOut(new PrintWriter(out, true));
+
+    int exitCode = commandLine.execute(invocation.toArray(String[]::new));
+
+    assertThat(exitCode).isEqualTo(CommandLine.ExitCode.USAGE).isEqualTo(2);
+    assertThat(err.toString().lines().toList())
+        .singleElement()
+        .satisfies(
+            line -> {
+              assertThat(line).startsWith("routesync: ");
+              assertThat(line).contains(flag);
+            });
+    assertThat(out.toString()).isEmpty();
+  }
+}
