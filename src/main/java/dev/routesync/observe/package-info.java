@@ -1,0 +1,2 @@
+/** Metrics (Prometheus names, {@code routesync_} prefix, base units) and readiness state. */
+package dev.routesync.observe;

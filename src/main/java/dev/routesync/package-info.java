@@ -1,0 +1,43 @@
+/**
+ * routesync: a per-node agent that keeps service-mesh sidecars' routing tables in step with the
+ * Kubernetes endpoints of opted-in Services.
+ *
+ * <h2>Flow (one way)</h2>
+ *
+ * <pre>
+ *  API server --watch--> kube/ --dirty keys--> sync/ --new version--> table/ --> serve/ --> sidecars
+ * </pre>
+ *
+ * <ol>
+ *   <li>{@code kube/}: fabric8 informers on EndpointSlices (or legacy Endpoints), filtered by a
+ *       label selector on the API server. {@link dev.routesync.kube.WatchSupervisor} keeps them
+ *       alive and relists beside the served state; translation to our records is pure functions
+ *       ({@link dev.routesync.kube.SliceTranslator}).
+ *   <li>{@code sync/}: {@link dev.routesync.sync.Coalescer} batches dirty Service keys (leading
+ *       edge, debounce, max delay, max batch); {@link dev.routesync.sync.Reconciler} recomputes
+ *       each once and publishes only real changes.
+ *   <li>{@code table/}: {@link dev.routesync.table.RoutingTable}, immutable and versioned, in a
+ *       persistent map; {@link dev.routesync.table.TableWriter} is its single writer.
+ *   <li>{@code serve/}: HTTP/JSON on a Unix socket, and an admin port for probes and metrics.
+ *   <li>{@code observe/}: metrics and readiness; {@code config/} and {@code demo/}: the command
+ *       line and the embedded demo cluster. {@link dev.routesync.Agent} wires it all.
+ * </ol>
+ *
+ * <h2>Which thread runs what</h2>
+ *
+ * <ul>
+ *   <li><b>fabric8's informer threads</b> run the event handlers. They only count the event and hop
+ *       onto the sync context with the Service key; they never translate or block.
+ *   <li><b>The sync context</b> (one Vert.x event loop) owns the supervisor, the coalescer, the
+ *       reconciler and so the table's single writer. No locks: everything that mutates sync state
+ *       runs there. Translation happens there, per dirty Service, reading the informer caches
+ *       through their index.
+ *   <li><b>Server event loops</b> answer requests from the latest published table, read through one
+ *       volatile reference: readers never block the writer or each other.
+ *   <li><b>The shutdown hook</b> stops the agent: readiness fails first, then listeners and watches
+ *       close.
+ * </ul>
+ *
+ * <p>Kept in sync with refactors, together with {@code ../shared/DESIGN.md}.
+ */
+package dev.routesync;
