@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 /**
  * Checks label selector syntax at start, so a typo is one clear error instead of an endless loop of
  * 400s from the API server. Accepts Kubernetes' set-based grammar: {@code k}, {@code !k}, {@code
- * k=v}, {@code k==v}, {@code k!=v}, {@code k in (a,b)}, {@code k notin (a,b)}, joined by commas.
+ * k=v}, {@code k==v}, {@code k!=v}, {@code k>1}, {@code k<1}, {@code k in (a,b)}, {@code k notin
+ * (a,b)}, joined by commas.
  */
 final class LabelSelectors {
 
@@ -22,6 +23,9 @@ final class LabelSelectors {
               + KEY
               + "\\s*(=|==|!=)\\s*"
               + VALUE
+              + "|"
+              + KEY
+              + "\\s*[<>]\\s*-?\\d+"
               + "|"
               + KEY
               + "\\s+(in|notin)\\s*\\(\\s*"

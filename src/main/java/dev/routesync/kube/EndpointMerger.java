@@ -25,7 +25,7 @@ final class EndpointMerger {
       byIp.put(endpoint.ip(), endpoint);
       return;
     }
-    Endpoint winner = !existing.ready() && endpoint.ready() ? endpoint : existing;
+    Endpoint winner = rank(endpoint) > rank(existing) ? endpoint : existing;
     List<Port> ports = existing.ports();
     if (!existing.ports().equals(endpoint.ports())) {
       TreeSet<Port> union = new TreeSet<>(existing.ports());
@@ -43,6 +43,10 @@ final class EndpointMerger {
             winner.ready(),
             winner.serving(),
             winner.terminating()));
+  }
+
+  private static int rank(Endpoint endpoint) {
+    return endpoint.ready() ? 2 : endpoint.serving() ? 1 : 0;
   }
 
   /**

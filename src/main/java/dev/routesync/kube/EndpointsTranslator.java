@@ -74,13 +74,14 @@ public final class EndpointsTranslator {
     }
     for (EndpointAddress address : subset.getAddresses()) {
       String ip = address == null ? null : address.getIp();
-      if (!IpAddresses.isIp(ip)) {
+      String canonical = IpAddresses.isIpv4(ip) ? ip : IpAddresses.canonicalIpv6(ip);
+      if (canonical == null) {
         skips.add(new Skip(SkipReason.INVALID_IP, object, "address " + ip + " is not an IP"));
         continue;
       }
       merger.add(
           new Endpoint(
-              ip,
+              canonical,
               shared,
               null,
               address.getNodeName(),

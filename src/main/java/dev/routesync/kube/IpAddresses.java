@@ -35,15 +35,66 @@ final class IpAddresses {
   }
 
   static boolean isIpv6(String text) {
-    // A string with ':' is always parsed as a literal by InetAddress, never resolved.
-    if (text == null || text.indexOf(':') < 0 || text.indexOf('%') >= 0 || text.startsWith("[")) {
-      return false;
+    return canonicalIpv6(text) != null;
+  }
+
+  /**
+   * The RFC 5952 form of an IPv6 literal (lower case, longest zero run compressed), or {@code null}
+   * when {@code text} is not one. Only hex digits, ':' and '.' reach InetAddress, so it can only
+   * parse a literal and never consults the resolver.
+   */
+  static String canonicalIpv6(String text) {
+    if (text == null || text.length() > 45 || text.indexOf(':') < 0) {
+      return null;
     }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+      if (!hex && c != ':' && c != '.') {
+        return null;
+      }
+    }
+    InetAddress address;
     try {
-      return InetAddress.getByName(text) instanceof Inet6Address;
+      address = InetAddress.getByName(text);
     } catch (UnknownHostException | SecurityException e) {
-      return false;
+      return null;
     }
+    return address instanceof Inet6Address ? format(address.getAddress()) : null;
+  }
+
+  private static String format(byte[] bytes) {
+    int[] groups = new int[8];
+    for (int i = 0; i < 8; i++) {
+      groups[i] = ((bytes[2 * i] & 0xff) << 8) | (bytes[2 * i + 1] & 0xff);
+    }
+    // The longest run of at least two zero groups (the first one on a tie) becomes "::".
+    int bestStart = -1;
+    int bestLength = 1;
+    for (int i = 0; i < 8; ) {
+      int j = i;
+      while (j < 8 && groups[j] == 0) {
+        j++;
+      }
+      if (j - i > bestLength) {
+        bestStart = i;
+        bestLength = j - i;
+      }
+      i = j == i ? i + 1 : j;
+    }
+    StringBuilder out = new StringBuilder(39);
+    for (int i = 0; i < 8; i++) {
+      if (i == bestStart) {
+        out.append("::");
+        i += bestLength - 1;
+        continue;
+      }
+      if (out.length() > 0 && out.charAt(out.length() - 1) != ':') {
+        out.append(':');
+      }
+      out.append(Integer.toHexString(groups[i]));
+    }
+    return out.toString();
   }
 
   static boolean isIp(String text) {

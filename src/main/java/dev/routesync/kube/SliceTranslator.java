@@ -85,8 +85,9 @@ public final class SliceTranslator {
       List<String> addresses = endpoint.getAddresses();
       // The API defines only the first address as meaningful for IP slices.
       String ip = addresses == null || addresses.isEmpty() ? null : addresses.get(0);
-      boolean valid = ipv6 ? IpAddresses.isIpv6(ip) : IpAddresses.isIpv4(ip);
-      if (!valid) {
+      // Canonical text, so the same IPv6 address written two ways is published once.
+      String canonical = ipv6 ? IpAddresses.canonicalIpv6(ip) : IpAddresses.isIpv4(ip) ? ip : null;
+      if (canonical == null) {
         skips.add(
             new Skip(SkipReason.INVALID_IP, object, "address " + ip + " is not " + addressType));
         continue;
@@ -98,7 +99,7 @@ public final class SliceTranslator {
       boolean terminating = conditions != null && Boolean.TRUE.equals(conditions.getTerminating());
       merger.add(
           new Endpoint(
-              ip,
+              canonical,
               ports.get(),
               endpoint.getZone(),
               endpoint.getNodeName(),

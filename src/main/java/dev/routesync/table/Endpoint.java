@@ -7,8 +7,8 @@ import java.util.Objects;
  * One routable address of a Service, with just the attributes sidecars act on (kept small: there
  * are hundreds of thousands of these in a large cluster).
  *
- * @param ip IPv4 or IPv6 address in canonical text form
- * @param ports sorted, never empty
+ * @param ip IPv4 dotted quad, or IPv6 in RFC 5952 form (lower case, zeros compressed)
+ * @param ports sorted by name; empty when the slice lists no ports (a headless Service)
  * @param zone topology zone, or {@code null} when the slice does not say
  * @param node node name, or {@code null}
  * @param pod name of the target pod, or {@code null} when the target is not a pod
@@ -32,6 +32,10 @@ public record Endpoint(
     ports = List.copyOf(ports);
   }
 
+  /**
+   * Orders by IP text: deterministic, not numeric ({@code 10.0.0.10} sorts before {@code
+   * 10.0.0.9}).
+   */
   @Override
   public int compareTo(Endpoint other) {
     return ip.compareTo(other.ip);

@@ -212,6 +212,8 @@ class AgentOptionsTest {
         "a==b",
         "a=",
         "tier in (web, api)",
+        "replicas>1",
+        "generation < 5",
         "tier in (web,api),!legacy",
         "example.com/team notin (x)",
         "app.kubernetes.io/part-of=shop",

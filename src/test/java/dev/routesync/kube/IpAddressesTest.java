@@ -115,4 +115,24 @@ class IpAddressesTest {
     assertThat(IpAddresses.isIpv6(text)).isFalse();
     assertThat(IpAddresses.isIp(text)).isFalse();
   }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+    "2001:DB8::1, 2001:db8::1",
+    "2001:db8:0:0:0:0:0:1, 2001:db8::1",
+    "fd00:0:0:1:0:0:0:0, fd00:0:0:1::",
+    "0:0:0:0:0:0:0:1, ::1",
+    "2001:db8:0:1:1:1:1:1, 2001:db8:0:1:1:1:1:1",
+    "2001:0:0:1:0:0:0:1, 2001:0:0:1::1",
+    "::, ::"
+  })
+  void ipv6IsCanonicalisedAsRfc5952(String text, String canonical) {
+    assertThat(IpAddresses.canonicalIpv6(text)).isEqualTo(canonical);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"zz::1", "host:80", "fe80::1%eth0", "[::1]", "g::1"})
+  void ipv6CandidatesWithForeignCharactersAreRejectedBeforeAnyParsing(String text) {
+    assertThat(IpAddresses.canonicalIpv6(text)).isNull();
+  }
 }

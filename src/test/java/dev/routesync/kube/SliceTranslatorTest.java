@@ -658,4 +658,50 @@ class SliceTranslatorTest {
     assertThat(translation.endpoints()).hasSize(1);
     return translation.endpoints().get(0);
   }
+
+  @Test
+  void theSameIpv6AddressWrittenTwoWaysIsPublishedOnce() {
+    EndpointSlice upper =
+        new EndpointSliceBuilder(
+                DemoObjects.slice(
+                    NS, "a", SERVICE, true, 8080, List.of(Pod.ready("p1", "2001:DB8::1"))))
+            .withAddressType("IPv6")
+            .build();
+    EndpointSlice expanded =
+        new EndpointSliceBuilder(
+                DemoObjects.slice(
+                    NS, "b", SERVICE, true, 8080, List.of(Pod.ready("p1", "2001:db8:0:0:0:0:0:1"))))
+            .withAddressType("IPv6")
+            .build();
+    Translation translation = SliceTranslator.translate(List.of(upper, expanded));
+    assertThat(translation.endpoints()).extracting(Endpoint::ip).containsExactly("2001:db8::1");
+  }
+
+  @Test
+  void aDrainingCopyOfAnIpIsNotHiddenByAStaleNotReadyCopy() {
+    EndpointSlice stale =
+        DemoObjects.slice(
+            NS,
+            "a-first",
+            SERVICE,
+            true,
+            8080,
+            List.of(new Pod("p1", "10.0.0.1", "n", "z", Conditions.NOT_READY)));
+    EndpointSlice draining =
+        DemoObjects.slice(
+            NS,
+            "b-second",
+            SERVICE,
+            true,
+            8080,
+            List.of(new Pod("p1", "10.0.0.1", "n", "z", Conditions.TERMINATING_SERVING)));
+    Translation translation = SliceTranslator.translate(List.of(stale, draining));
+    assertThat(translation.endpoints())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.serving()).isTrue();
+              assertThat(e.terminating()).isTrue();
+            });
+  }
 }
