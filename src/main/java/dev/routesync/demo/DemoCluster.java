@@ -109,6 +109,11 @@ public final class DemoCluster implements AutoCloseable {
         this::churnSafely, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
   }
 
+  /** Stops churning; call before stopping an agent that watches this cluster. */
+  public void stopChurn() {
+    churn.shutdownNow();
+  }
+
   private void seed() {
     for (String name : List.of("cart", "checkout", "payments")) {
       client.resource(DemoObjects.service(NAMESPACE, name, true)).create();

@@ -83,7 +83,11 @@ public final class DemoCommand implements Callable<Integer> {
     }
     cluster.startChurn(churnEveryMillis);
     printHowTo(demoConfig, cluster, agent);
-    return AgentRunner.awaitShutdown(() -> agent.stop().andThen(done -> cluster.close()));
+    return AgentRunner.awaitShutdown(
+        () -> {
+          cluster.stopChurn();
+          return agent.stop().andThen(done -> cluster.close());
+        });
   }
 
   private static void printHowTo(AgentConfig config, DemoCluster cluster, Agent agent) {

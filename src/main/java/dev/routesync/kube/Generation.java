@@ -75,6 +75,10 @@ final class Generation<T extends HasMetadata> {
     failed = true;
   }
 
+  boolean isFailed() {
+    return failed;
+  }
+
   boolean isWatching() {
     if (failed) {
       return false;
@@ -108,6 +112,7 @@ final class Generation<T extends HasMetadata> {
     return keys;
   }
 
+  /** Stops the informers; their caches stay readable, so a stopped generation can be served. */
   void stop() {
     informers.values().forEach(SharedIndexInformer::stop);
   }

@@ -26,9 +26,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>A failed list or watch never stops the agent: the failed informer keeps serving its last
  *       known cache while a new generation is started after a jittered exponential backoff.
- *   <li>After a disconnection longer than {@code relistAfter}, and every {@code resync}, a new
- *       generation lists beside the current one, so deletions missed while away (which a server
- *       resuming a watch may never replay) cannot survive as ghosts.
+ *   <li>Once a disconnection lasts longer than {@code relistAfter}, the current watch stops
+ *       resuming (its cache is still served) and a new generation lists beside it as soon as the
+ *       server answers, so deletions missed while away (which a server resuming a watch may never
+ *       replay) cannot survive as ghosts. Every {@code resync}, the same happens while connected.
  *   <li>When a new generation has synced it replaces the current one, and every Service known to
  *       either is recomputed as one batch: one version, never an empty flash.
  * </ul>
@@ -244,17 +245,25 @@ public final class WatchSupervisor<T extends HasMetadata> {
     Generation<T> current = cache.current();
     boolean watching = current != null && current.isWatching();
     metrics.apiConnected(watching);
-    if (!watching) {
-      markDisconnected();
+    if (watching) {
+      markConnected(); // a blip shorter than relist-after: fabric8 resumed from resourceVersion
       return;
     }
-    if (disconnectedSince != NONE) {
-      long outage = scheduler.nanoTime() - disconnectedSince;
-      markConnected();
-      if (outage >= settings.relistAfter().toNanos()) {
-        LOG.info("watch was down for {} ms; relisting", outage / 1_000_000);
-        startGeneration("outage");
-      }
+    markDisconnected();
+    long outage = scheduler.nanoTime() - disconnectedSince;
+    if (current != null
+        && !current.isFailed()
+        && pending == null
+        && retryTimer == null
+        && outage >= settings.relistAfter().toNanos()) {
+      // Down too long to trust a resumed watch: the server may have compacted the deletions we
+      // missed. Stop resuming (its cache keeps being served) and list afresh beside it; the new
+      // generation retries with backoff until the server answers. One list and one watch per
+      // agent when the server comes back, instead of a replayed watch plus a relist.
+      LOG.info("watch down for {} ms; relisting when the API server answers", outage / 1_000_000);
+      current.markFailed();
+      current.stop();
+      startGeneration("outage");
     }
   }
 

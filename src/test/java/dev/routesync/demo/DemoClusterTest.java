@@ -96,6 +96,7 @@ class DemoClusterTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(ready.statusCode()).isEqualTo(200);
       } finally {
+        cluster.stopChurn();
         agent.stop().await(20, TimeUnit.SECONDS);
       }
     }

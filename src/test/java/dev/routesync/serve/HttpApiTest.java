@@ -7,7 +7,6 @@ import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableWriter;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
@@ -33,7 +32,10 @@ class HttpApiTest {
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
+    vertx =
+        Vertx.builder()
+            .with(new io.vertx.core.VertxOptions().setPreferNativeTransport(true))
+            .build();
     server = new SocketServer(vertx, dir.resolve("api.sock"), new HttpApi(table).router(vertx));
     server.listen().await(10, TimeUnit.SECONDS);
     http = new UdsHttp(dir.resolve("api.sock"));
@@ -153,7 +155,7 @@ class HttpApiTest {
     assertThat(unknownPath.status()).isEqualTo(404);
     assertThat(unknownPath.json().getString("error")).contains("/v2/whatever");
 
-    UdsHttp.Reply wrongMethod = http.request(HttpMethod.DELETE, "/v1/services/shop/cart");
+    UdsHttp.Reply wrongMethod = http.request("DELETE", "/v1/services/shop/cart");
     assertThat(wrongMethod.status()).isEqualTo(405);
     assertThat(wrongMethod.json().getString("error")).contains("DELETE");
   }

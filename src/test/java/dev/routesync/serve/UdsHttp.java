@@ -1,16 +1,20 @@
 package dev.routesync.serve;
 
-import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
-import io.vertx.core.net.SocketAddress;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.util.Locale;
 
-/** A plain HTTP/1.1 client over a Unix socket, for tests. */
+/**
+ * A minimal, independent HTTP/1.1 client over a Unix socket: the JDK's own socket channel, one
+ * request per connection ({@code Connection: close}), nothing shared with the server's stack.
+ */
 final class UdsHttp implements AutoCloseable {
 
   /** Status, content type and body of one answer. */
@@ -20,43 +24,68 @@ final class UdsHttp implements AutoCloseable {
     }
   }
 
-  private final Vertx vertx = Vertx.vertx();
-  private final HttpClient client = vertx.createHttpClient();
   private final Path socket;
 
   UdsHttp(Path socket) {
     this.socket = socket;
   }
 
-  Reply get(String uri) throws Exception {
-    return request(HttpMethod.GET, uri);
+  Reply get(String uri) throws IOException {
+    return request("GET", uri);
   }
 
-  Reply request(HttpMethod method, String uri) throws Exception {
-    RequestOptions options =
-        new RequestOptions()
-            .setServer(SocketAddress.domainSocketAddress(socket.toString()))
-            .setHost("localhost")
-            .setMethod(method)
-            .setURI(uri);
-    return client
-        .request(options)
-        .compose(request -> request.send())
-        .compose(
-            (HttpClientResponse response) ->
-                response
-                    .body()
-                    .map(
-                        body ->
-                            new Reply(
-                                response.statusCode(),
-                                response.getHeader("content-type"),
-                                body.toString())))
-        .await(10, TimeUnit.SECONDS);
+  Reply request(String method, String uri) throws IOException {
+    try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      channel.connect(UnixDomainSocketAddress.of(socket));
+      String request =
+          method + " " + uri + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+      ByteBuffer out = ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII));
+      while (out.hasRemaining()) {
+        channel.write(out);
+      }
+      ByteArrayOutputStream received = new ByteArrayOutputStream();
+      ByteBuffer in = ByteBuffer.allocate(8192);
+      while (channel.read(in) >= 0) {
+        received.write(in.array(), 0, in.position());
+        in.clear();
+      }
+      return parse(received.toString(StandardCharsets.UTF_8));
+    }
+  }
+
+  private static Reply parse(String raw) {
+    int headerEnd = raw.indexOf("\r\n\r\n");
+    String[] lines = raw.substring(0, headerEnd).split("\r\n");
+    int status = Integer.parseInt(lines[0].split(" ")[1]);
+    String contentType = null;
+    boolean chunked = false;
+    for (int i = 1; i < lines.length; i++) {
+      String[] header = lines[i].split(":", 2);
+      String name = header[0].trim().toLowerCase(Locale.ROOT);
+      if (name.equals("content-type")) {
+        contentType = header[1].trim();
+      } else if (name.equals("transfer-encoding") && header[1].trim().equals("chunked")) {
+        chunked = true;
+      }
+    }
+    String body = raw.substring(headerEnd + 4);
+    return new Reply(status, contentType, chunked ? unchunk(body) : body);
+  }
+
+  private static String unchunk(String body) {
+    StringBuilder out = new StringBuilder();
+    int at = 0;
+    while (true) {
+      int lineEnd = body.indexOf("\r\n", at);
+      int size = Integer.parseInt(body.substring(at, lineEnd).trim(), 16);
+      if (size == 0) {
+        return out.toString();
+      }
+      out.append(body, lineEnd + 2, lineEnd + 2 + size);
+      at = lineEnd + 2 + size + 2;
+    }
   }
 
   @Override
-  public void close() throws Exception {
-    vertx.close().await(10, TimeUnit.SECONDS);
-  }
+  public void close() {}
 }
