@@ -126,6 +126,31 @@ class ApiServerOutageTest {
     }
   }
 
+  @Test
+  void periodicResyncRelistsWithoutPublishingWhenNothingChanged() throws Exception {
+    try (MockCluster cluster = new MockCluster()) {
+      cluster.apply(slice("shop", "web-a", "web", true, 8080, List.of(pod(1), pod(2))));
+      try (AgentHarness agent =
+          AgentHarness.start(
+              cluster.url(),
+              Source.ENDPOINTSLICES,
+              AgentHarness.FAST,
+              Duration.ofSeconds(10),
+              Duration.ofMillis(200),
+              0)) {
+        RoutingTable synced = agent.table();
+        await()
+            .atMost(CONVERGE)
+            .until(() -> agent.counter("routesync.batches", "cause", "relist") >= 3);
+        assertThat(agent.counter("routesync.relists", "reason", "resync"))
+            .isGreaterThanOrEqualTo(2);
+        // Two full relists later: the same table object, no version, no sidecar churn.
+        assertThat(agent.table()).isSameAs(synced);
+        cluster.close(); // before the agent: see MockCluster#url
+      }
+    }
+  }
+
   private static Pod pod(int n) {
     return Pod.ready("pod-" + n, "10.0.0." + n);
   }

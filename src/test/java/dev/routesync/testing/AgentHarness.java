@@ -53,8 +53,19 @@ public final class AgentHarness implements AutoCloseable {
       Duration relistAfter,
       int adminPort)
       throws Exception {
+    return start(apiUrl, source, coalescer, relistAfter, Duration.ZERO, adminPort);
+  }
+
+  public static AgentHarness start(
+      String apiUrl,
+      Source source,
+      CoalescerSettings coalescer,
+      Duration relistAfter,
+      Duration resync,
+      int adminPort)
+      throws Exception {
     Path dir = Files.createTempDirectory("rs");
-    AgentConfig config = config(dir, source, coalescer, relistAfter, adminPort);
+    AgentConfig config = config(dir, source, coalescer, relistAfter, resync, adminPort);
     Config kubeConfig = kubeConfig(apiUrl);
     Agent agent = Agent.start(config, kubeConfig).await(20, TimeUnit.SECONDS);
     AgentHarness harness = new AgentHarness(agent, dir);
@@ -65,7 +76,7 @@ public final class AgentHarness implements AutoCloseable {
   /** Starts an agent without waiting for its initial sync (the API server may be away). */
   public static AgentHarness launch(String apiUrl, Duration relistAfter) throws Exception {
     Path dir = Files.createTempDirectory("rs");
-    AgentConfig config = config(dir, Source.ENDPOINTSLICES, FAST, relistAfter, 0);
+    AgentConfig config = config(dir, Source.ENDPOINTSLICES, FAST, relistAfter, Duration.ZERO, 0);
     Agent agent = Agent.start(config, kubeConfig(apiUrl)).await(20, TimeUnit.SECONDS);
     return new AgentHarness(agent, dir);
   }
@@ -84,13 +95,18 @@ public final class AgentHarness implements AutoCloseable {
   }
 
   private static AgentConfig config(
-      Path dir, Source source, CoalescerSettings coalescer, Duration relistAfter, int adminPort) {
+      Path dir,
+      Source source,
+      CoalescerSettings coalescer,
+      Duration relistAfter,
+      Duration resync,
+      int adminPort) {
     WatchSettings watch =
         new WatchSettings(
             List.of(),
             "mesh-managed=true",
             relistAfter,
-            Duration.ZERO,
+            resync,
             Duration.ofMillis(50),
             Duration.ofMillis(400),
             Duration.ofMillis(25));
