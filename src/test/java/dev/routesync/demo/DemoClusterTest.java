@@ -103,18 +103,15 @@ class DemoClusterTest {
   }
 
   private static List<String> pods(Agent agent, String service) {
-    return agent
-        .table()
-        .current()
-        .get(new ServiceKey("shop", service))
-        .orElseThrow()
-        .endpoints()
-        .stream()
-        .map(Endpoint::pod)
-        .toList();
+    return endpoints(agent, service, Endpoint::pod);
   }
 
   private static List<String> ips(Agent agent, String service) {
+    return endpoints(agent, service, Endpoint::ip);
+  }
+
+  private static List<String> endpoints(
+      Agent agent, String service, java.util.function.Function<Endpoint, String> field) {
     return agent
         .table()
         .current()
@@ -122,7 +119,7 @@ class DemoClusterTest {
         .orElseThrow()
         .endpoints()
         .stream()
-        .map(Endpoint::ip)
+        .map(field)
         .toList();
   }
 }
