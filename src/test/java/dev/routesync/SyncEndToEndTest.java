@@ -198,7 +198,8 @@ class SyncEndToEndTest {
     List<String> expected = pods(updates % 20 + 1).stream().map(Pod::ip).toList();
     await().atMost(CONVERGE).until(() -> agent.ips("shop", "web").equals(expected));
     long versions = agent.table().version() - before;
-    System.out.printf("burst: %d updates to one Service published %d versions%n", updates, versions);
+    System.out.printf(
+        "burst: %d updates to one Service published %d versions%n", updates, versions);
     // ~1,000 writes take a second or two against the mock; 500 ms max delay allows a handful.
     assertThat(versions).isBetween(1L, 20L);
     assertThat(agent.counter("routesync.events", "kind", "EndpointSlice", "type", "updated"))
