@@ -11,8 +11,7 @@ import dev.routesync.kube.WatchedKind;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
 import dev.routesync.serve.AdminServer;
-import dev.routesync.serve.HttpApi;
-import dev.routesync.serve.SocketServer;
+import dev.routesync.serve.ApiServer;
 import dev.routesync.sync.Coalescer;
 import dev.routesync.sync.Reconciler;
 import dev.routesync.sync.VertxScheduler;
@@ -65,7 +64,7 @@ public final class Agent {
   private final KubernetesClient client;
   private final Coalescer coalescer;
   private final WatchSupervisor<?> supervisor;
-  private final SocketServer socketServer;
+  private final ApiServer apiServer;
   private final AdminServer adminServer;
 
   private Agent(AgentConfig config, Config kubeConfig) {
@@ -80,7 +79,12 @@ public final class Agent {
                     .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
             .withMetrics(new MicrometerMetricsFactory(registry))
             .build();
-    this.table = new TableWriter(Clock.systemUTC(), RoutingTable.DEFAULT_DELTA_LOG_CAPACITY);
+    Clock clock = Clock.systemUTC();
+    this.table =
+        new TableWriter(
+            clock,
+            RoutingTable.DEFAULT_DELTA_LOG_CAPACITY,
+            TimeUnit.MILLISECONDS.toMicros(clock.millis()));
     metrics.bindTable(table);
     this.syncContext = vertx.getOrCreateContext();
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
@@ -93,7 +97,16 @@ public final class Agent {
     Wiring<?> wiring = wire(kind, skips);
     this.coalescer = wiring.coalescer();
     this.supervisor = wiring.supervisor();
-    this.socketServer = new SocketServer(vertx, config.socket(), new HttpApi(table).router(vertx));
+    this.apiServer =
+        new ApiServer(
+            vertx,
+            table,
+            metrics,
+            readiness,
+            config.socket(),
+            config.listenTcp(),
+            config.grpcReflection());
+    table.onPublish(apiServer::published);
     this.adminServer =
         config.adminPort() == 0
             ? null
@@ -152,12 +165,15 @@ public final class Agent {
   private Future<Void> startAll() {
     LOG.info("starting routesync agent: {}", config.describe());
     Future<Void> socket =
-        socketServer
+        apiServer
             .listen()
             .onSuccess(
                 ignored -> {
                   readiness.socketListening(true);
-                  LOG.info("serving on unix:{}", socketServer.path());
+                  LOG.info("serving gRPC and HTTP on unix:{}", apiServer.socketPath());
+                  if (apiServer.tcpPort() > 0) {
+                    LOG.info("also serving on tcp port {}", apiServer.tcpPort());
+                  }
                 });
     Future<Void> admin =
         adminServer == null
@@ -232,12 +248,25 @@ public final class Agent {
     return adminServer == null ? -1 : adminServer.actualPort();
   }
 
+  /** The loopback TCP port of the API, or -1 when it only serves the socket. */
+  public int apiTcpPort() {
+    return apiServer.tcpPort();
+  }
+
+  /** Watch streams open right now. */
+  public int watchStreams() {
+    return apiServer.watchStreams();
+  }
+
   /**
-   * Stops everything: readiness fails first, then the listeners close, the watches stop and Vert.x
+   * Stops gracefully, within the configured shutdown timeout: readiness and gRPC health fail at
+   * once; the listeners stop accepting; HTTP/2 connections get GOAWAY; every Watch stream ends with
+   * status OK so sidecars reconnect; in-flight calls complete; then the watches stop and Vert.x
    * shuts down. Safe to call more than once.
    */
   public Future<Void> stop() {
     readiness.draining();
+    LOG.info("draining: up to {}", config.shutdownTimeout());
     Promise<Void> watchesStopped = Promise.promise();
     syncContext.runOnContext(
         ignored -> {
@@ -245,7 +274,8 @@ public final class Agent {
           watchesStopped.complete();
         });
     Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
-    return Future.join(socketServer.close(), admin, watchesStopped.future())
+    return Future.join(apiServer.shutdown(config.shutdownTimeout()), watchesStopped.future())
+        .transform(ignored -> admin)
         .transform(
             ignored -> {
               client.close();

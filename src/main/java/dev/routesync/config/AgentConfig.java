@@ -2,7 +2,9 @@ package dev.routesync.config;
 
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.sync.CoalescerSettings;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,6 +21,9 @@ import java.util.Optional;
  * @param adminHost address of the admin listener
  * @param adminPort port of the admin listener, 0 for none
  * @param nodeName this node's name (downward API), for logs and diagnostics; may be empty
+ * @param listenTcp also serve the socket's API on this loopback address
+ * @param grpcReflection serve gRPC server reflection
+ * @param shutdownTimeout how long a graceful stop may take before connections are cut
  */
 public record AgentConfig(
     Source source,
@@ -28,7 +33,36 @@ public record AgentConfig(
     Path socket,
     String adminHost,
     int adminPort,
-    String nodeName) {
+    String nodeName,
+    Optional<InetSocketAddress> listenTcp,
+    boolean grpcReflection,
+    Duration shutdownTimeout) {
+
+  public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+
+  /** Without TCP, with reflection, and the default shutdown timeout. */
+  public AgentConfig(
+      Source source,
+      Optional<Path> kubeconfig,
+      WatchSettings watch,
+      CoalescerSettings coalescer,
+      Path socket,
+      String adminHost,
+      int adminPort,
+      String nodeName) {
+    this(
+        source,
+        kubeconfig,
+        watch,
+        coalescer,
+        socket,
+        adminHost,
+        adminPort,
+        nodeName,
+        Optional.empty(),
+        true,
+        DEFAULT_SHUTDOWN_TIMEOUT);
+  }
 
   public AgentConfig {
     Objects.requireNonNull(source, "source");
@@ -38,6 +72,15 @@ public record AgentConfig(
     Objects.requireNonNull(socket, "socket");
     Objects.requireNonNull(adminHost, "adminHost");
     Objects.requireNonNull(nodeName, "nodeName");
+    Objects.requireNonNull(listenTcp, "listenTcp");
+    Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
+    listenTcp.ifPresent(
+        address -> {
+          if (address.getAddress() == null || !address.getAddress().isLoopbackAddress()) {
+            throw new IllegalArgumentException(
+                "--listen-tcp must be a loopback address (127.0.0.0/8 or ::1), got " + address);
+          }
+        });
     if (adminPort < 0 || adminPort > 65535) {
       throw new IllegalArgumentException("admin port must be 0..65535, got " + adminPort);
     }
@@ -86,6 +129,12 @@ public record AgentConfig(
         + " resync="
         + Durations.format(watch.resync())
         + " node="
-        + (nodeName.isEmpty() ? "unknown" : nodeName);
+        + (nodeName.isEmpty() ? "unknown" : nodeName)
+        + " listen-tcp="
+        + listenTcp.map(a -> a.getAddress().getHostAddress() + ":" + a.getPort()).orElse("off")
+        + " grpc-reflection="
+        + grpcReflection
+        + " shutdown-timeout="
+        + Durations.format(shutdownTimeout);
   }
 }

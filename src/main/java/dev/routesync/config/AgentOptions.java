@@ -2,6 +2,8 @@ package dev.routesync.config;
 
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.sync.CoalescerSettings;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -111,6 +113,30 @@ public final class AgentOptions {
   String resync;
 
   @Option(
+      names = "--listen-tcp",
+      defaultValue = "${env:ROUTESYNC_LISTEN_TCP:-}",
+      description =
+          "Also serve the socket's API on this loopback HOST:PORT (e.g. 127.0.0.1:9465); empty"
+              + " for none. Env: ROUTESYNC_LISTEN_TCP")
+  String listenTcp;
+
+  @Option(
+      names = "--grpc-reflection",
+      defaultValue = "${env:ROUTESYNC_GRPC_REFLECTION:-true}",
+      arity = "1",
+      description =
+          "Serve gRPC server reflection (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_GRPC_REFLECTION")
+  String grpcReflection;
+
+  @Option(
+      names = "--shutdown-timeout",
+      defaultValue = "${env:ROUTESYNC_SHUTDOWN_TIMEOUT:-10s}",
+      description =
+          "Longest a graceful stop may take (default: ${DEFAULT-VALUE}). Env:"
+              + " ROUTESYNC_SHUTDOWN_TIMEOUT")
+  String shutdownTimeout;
+
+  @Option(
       names = "--node-name",
       defaultValue = "${env:ROUTESYNC_NODE_NAME:-${env:NODE_NAME:-}}",
       description =
@@ -160,6 +186,10 @@ public final class AgentOptions {
             WatchSettings.DEFAULT_BACKOFF_MIN,
             WatchSettings.DEFAULT_BACKOFF_MAX,
             WatchSettings.DEFAULT_CONNECTIVITY_CHECK);
+    Duration parsedShutdownTimeout = duration("--shutdown-timeout", shutdownTimeout);
+    if (parsedShutdownTimeout.isZero()) {
+      throw new IllegalArgumentException("--shutdown-timeout must be greater than 0");
+    }
     return new AgentConfig(
         parsedSource,
         kubeconfigPath,
@@ -168,7 +198,59 @@ public final class AgentOptions {
         Path.of(socket),
         adminHost.trim(),
         parsedAdminPort,
-        nodeName == null ? "" : nodeName.trim());
+        nodeName == null ? "" : nodeName.trim(),
+        parseListenTcp(listenTcp),
+        parseBoolean("--grpc-reflection", grpcReflection),
+        parsedShutdownTimeout);
+  }
+
+  private static Optional<InetSocketAddress> parseListenTcp(String text) {
+    if (text == null || text.isBlank()) {
+      return Optional.empty();
+    }
+    String trimmed = text.trim();
+    int colon = trimmed.lastIndexOf(':');
+    if (colon <= 0) {
+      throw new IllegalArgumentException("--listen-tcp: expected HOST:PORT, got '" + text + "'");
+    }
+    String host = trimmed.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    int port = integer("--listen-tcp port", trimmed.substring(colon + 1), 0, 65535);
+    InetAddress address;
+    try {
+      // Only literals and "localhost": no DNS lookup at start.
+      address =
+          host.equals("localhost")
+              ? InetAddress.getLoopbackAddress()
+              : InetAddress.getByAddress(host, literal(host));
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException("--listen-tcp: '" + host + "' is not an IP literal", e);
+    }
+    if (!address.isLoopbackAddress()) {
+      throw new IllegalArgumentException(
+          "--listen-tcp must be a loopback address (127.0.0.0/8, ::1 or localhost): sidecars on"
+              + " other hosts must not reach the agent; got '"
+              + host
+              + "'");
+    }
+    return Optional.of(new InetSocketAddress(address, port));
+  }
+
+  private static byte[] literal(String host) throws java.net.UnknownHostException {
+    if (host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || Character.isDigit(c))) {
+      return InetAddress.getByName(host).getAddress(); // a literal: parsed, never resolved
+    }
+    throw new java.net.UnknownHostException(host);
+  }
+
+  private static boolean parseBoolean(String flag, String text) {
+    String trimmed = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+    if (trimmed.equals("true") || trimmed.equals("false")) {
+      return Boolean.parseBoolean(trimmed);
+    }
+    throw new IllegalArgumentException(flag + " must be true or false, got '" + text + "'");
   }
 
   private static Source parseSource(String text) {

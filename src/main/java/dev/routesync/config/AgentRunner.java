@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 public final class AgentRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
-  private static final long STOP_TIMEOUT_SECONDS = 10;
+  private static final long STOP_MARGIN_MILLIS = 3000;
 
   private AgentRunner() {}
 
@@ -25,11 +25,14 @@ public final class AgentRunner {
       System.err.println("routesync: cannot start: " + cause.getMessage());
       return 1;
     }
-    return awaitShutdown(agent::stop);
+    return awaitShutdown(agent::stop, agent.config().shutdownTimeout());
   }
 
   /** Blocks until the JVM shuts down, running {@code stop} in the shutdown hook. */
-  public static int awaitShutdown(java.util.function.Supplier<Future<Void>> stop) {
+  public static int awaitShutdown(
+      java.util.function.Supplier<Future<Void>> stop, java.time.Duration shutdownTimeout) {
+    // The agent bounds its own drain by the timeout; the margin covers closing Vert.x after it.
+    long limitMillis = shutdownTimeout.toMillis() + STOP_MARGIN_MILLIS;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -41,7 +44,7 @@ public final class AgentRunner {
                     stop.get()
                         .toCompletionStage()
                         .toCompletableFuture()
-                        .get(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                        .get(limitMillis, TimeUnit.MILLISECONDS);
                   } catch (Exception e) {
                     LOG.warn("shutdown did not finish cleanly: {}", e.toString());
                     code = 1;

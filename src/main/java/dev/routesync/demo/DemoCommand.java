@@ -87,7 +87,8 @@ public final class DemoCommand implements Callable<Integer> {
         () -> {
           cluster.stopChurn();
           return agent.stop().andThen(done -> cluster.close());
-        });
+        },
+        demoConfig.shutdownTimeout());
   }
 
   private static void printHowTo(AgentConfig config, DemoCluster cluster, Agent agent) {

@@ -26,6 +26,9 @@ public final class Metrics {
   private final Timer debounceWait;
   private final Timer reconcile;
   private final AtomicInteger apiConnected = new AtomicInteger();
+  private final AtomicInteger watchSubscribers = new AtomicInteger();
+  private final Counter watchMessages;
+  private final Counter watchServicesSent;
 
   public Metrics(MeterRegistry registry) {
     this.registry = registry;
@@ -45,6 +48,17 @@ public final class Metrics {
             .description("Time to recompute a batch and publish the table")
             .serviceLevelObjectives(
                 millis(1), millis(5), millis(10), millis(50), millis(100), millis(500))
+            .register(registry);
+    Gauge.builder("routesync.watch.subscribers", watchSubscribers, AtomicInteger::get)
+        .description("Open gRPC Watch streams")
+        .register(registry);
+    this.watchMessages =
+        Counter.builder("routesync.watch.messages")
+            .description("WatchEvent messages sent to subscribers")
+            .register(registry);
+    this.watchServicesSent =
+        Counter.builder("routesync.watch.services.sent")
+            .description("Services (upserted or removed) carried by WatchEvent messages")
             .register(registry);
     Gauge.builder("routesync.api.connected", apiConnected, AtomicInteger::get)
         .description("1 while the watch on the Kubernetes API server is established")
@@ -116,6 +130,37 @@ public final class Metrics {
     Counter.builder("routesync.objects.skipped")
         .description("Malformed objects or parts skipped during translation, by reason")
         .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  /** A Watch stream opened ({@code +1}) or ended ({@code -1}). */
+  public void watchSubscribers(int delta) {
+    watchSubscribers.addAndGet(delta);
+  }
+
+  public void watchMessage(int services) {
+    watchMessages.increment();
+    watchServicesSent.increment(services);
+  }
+
+  /**
+   * A subscriber fell behind: {@code coalesced} when one message covered several table versions,
+   * {@code reset} when it fell out of the delta log and got a full snapshot.
+   */
+  public void watchLagged(String how) {
+    Counter.builder("routesync.watch.lagged")
+        .description("Watch messages that caught a slow subscriber up, by how")
+        .tag("how", how)
+        .register(registry)
+        .increment();
+  }
+
+  /** A finished gRPC call, by method and status code name. */
+  public void grpcRequest(String method, String status) {
+    Counter.builder("routesync.grpc.requests")
+        .description("gRPC calls by method and final status")
+        .tags("method", method, "status", status)
         .register(registry)
         .increment();
   }

@@ -3,6 +3,7 @@ package dev.routesync.serve;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -19,13 +20,26 @@ public final class SocketServer {
   private final Vertx vertx;
   private final Path path;
   private final Handler<HttpServerRequest> handler;
+  private final HttpServerOptions options;
+  private final Handler<HttpConnection> connectionHandler;
   private SocketLock lock;
   private HttpServer server;
 
   public SocketServer(Vertx vertx, Path path, Handler<HttpServerRequest> handler) {
+    this(vertx, path, handler, new HttpServerOptions(), connection -> {});
+  }
+
+  public SocketServer(
+      Vertx vertx,
+      Path path,
+      Handler<HttpServerRequest> handler,
+      HttpServerOptions options,
+      Handler<HttpConnection> connectionHandler) {
     this.vertx = vertx;
     this.path = path;
     this.handler = handler;
+    this.options = options;
+    this.connectionHandler = connectionHandler;
   }
 
   /** Claims the path and listens; fails with an operator-readable message. */
@@ -35,7 +49,11 @@ public final class SocketServer {
     } catch (IllegalStateException e) {
       return Future.failedFuture(e);
     }
-    server = vertx.createHttpServer(new HttpServerOptions()).requestHandler(handler);
+    server =
+        vertx
+            .createHttpServer(options)
+            .requestHandler(handler)
+            .connectionHandler(connectionHandler);
     return server
         .listen(SocketAddress.domainSocketAddress(lock.socket().toString()))
         .<Void>map(
@@ -52,7 +70,18 @@ public final class SocketServer {
 
   /** Stops listening, removes the socket file and releases the claim. */
   public Future<Void> close() {
-    Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
+    return shutdown(java.time.Duration.ZERO);
+  }
+
+  /**
+   * Stops accepting, sends GOAWAY on HTTP/2 connections, waits up to {@code timeout} for open
+   * streams to finish, then closes; removes the socket file and releases the claim.
+   */
+  public Future<Void> shutdown(java.time.Duration timeout) {
+    Future<Void> closed =
+        server == null
+            ? Future.succeededFuture()
+            : server.shutdown(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     return closed.andThen(
         done -> {
           if (lock != null) {

@@ -49,8 +49,24 @@ public final class RoutingTable {
 
   /** Version 0: no services. */
   public static RoutingTable empty(Instant builtAt, int deltaLogCapacity) {
+    return empty(builtAt, deltaLogCapacity, 0);
+  }
+
+  /**
+   * No services, at {@code initialVersion}. An agent starts from its start time in microseconds so
+   * versions keep growing across agent restarts: a sidecar resuming from a version it saw before a
+   * restart can never be mistaken for one inside the new agent's delta log.
+   */
+  public static RoutingTable empty(Instant builtAt, int deltaLogCapacity, long initialVersion) {
+    if (initialVersion < 0) {
+      throw new IllegalArgumentException("initial version must be >= 0, got " + initialVersion);
+    }
     return new RoutingTable(
-        0, TreePMap.empty(), 0, Objects.requireNonNull(builtAt), DeltaLog.empty(deltaLogCapacity));
+        initialVersion,
+        TreePMap.empty(),
+        0,
+        Objects.requireNonNull(builtAt),
+        DeltaLog.empty(deltaLogCapacity));
   }
 
   public long version() {

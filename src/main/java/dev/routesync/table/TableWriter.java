@@ -23,8 +23,12 @@ public final class TableWriter implements TableView {
   private volatile RoutingTable current;
 
   public TableWriter(Clock clock, int deltaLogCapacity) {
+    this(clock, deltaLogCapacity, 0);
+  }
+
+  public TableWriter(Clock clock, int deltaLogCapacity, long initialVersion) {
     this.clock = Objects.requireNonNull(clock);
-    this.current = RoutingTable.empty(clock.instant(), deltaLogCapacity);
+    this.current = RoutingTable.empty(clock.instant(), deltaLogCapacity, initialVersion);
   }
 
   @Override

@@ -1,0 +1,183 @@
+package dev.routesync.serve;
+
+import com.google.protobuf.Descriptors;
+import dev.routesync.api.v1.ListRequest;
+import dev.routesync.api.v1.ListResponse;
+import dev.routesync.api.v1.RegistryGrpcService;
+import dev.routesync.api.v1.ResolveRequest;
+import dev.routesync.api.v1.ServiceRef;
+import dev.routesync.api.v1.WatchRequest;
+import dev.routesync.observe.Metrics;
+import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceEndpoints;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableView;
+import io.vertx.core.Vertx;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.ServiceName;
+import io.vertx.grpc.server.GrpcServer;
+import io.vertx.grpc.server.GrpcServerRequest;
+import io.vertx.grpc.server.GrpcServerResponse;
+import io.vertx.grpc.server.Service;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The {@code routesync.v1.Registry} service. Unary calls reply only after the request has ended
+ * (replying earlier makes grpc-java reset the stream); every failure maps to a gRPC status with a
+ * message a person can act on.
+ */
+final class RegistryGrpc implements Service {
+
+  private final TableView table;
+  private final WatchHub hub;
+  private final Metrics metrics;
+
+  RegistryGrpc(TableView table, WatchHub hub, Metrics metrics) {
+    this.table = table;
+    this.hub = hub;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public ServiceName name() {
+    return RegistryGrpcService.SERVICE_NAME;
+  }
+
+  // Reflection describes the services added this way.
+  @Override
+  public Descriptors.ServiceDescriptor descriptor() {
+    return RegistryGrpcService.SERVICE_DESCRIPTOR;
+  }
+
+  @Override
+  public void bind(GrpcServer server) {
+    server.callHandler(RegistryGrpcService.Resolve, this::resolve);
+    server.callHandler(RegistryGrpcService.List, this::list);
+    server.callHandler(RegistryGrpcService.Watch, this::watch);
+  }
+
+  private void resolve(
+      GrpcServerRequest<ResolveRequest, dev.routesync.api.v1.ServiceEndpoints> call) {
+    call.last()
+        .onSuccess(
+            request -> {
+              String invalid = invalidName(request.getNamespace(), request.getName());
+              if (invalid != null) {
+                fail(call.response(), "Resolve", GrpcStatus.INVALID_ARGUMENT, invalid);
+                return;
+              }
+              Optional<ServiceEndpoints> service =
+                  table.current().get(new ServiceKey(request.getNamespace(), request.getName()));
+              if (service.isEmpty()) {
+                fail(
+                    call.response(),
+                    "Resolve",
+                    GrpcStatus.NOT_FOUND,
+                    "service " + request.getNamespace() + "/" + request.getName() + " not found");
+                return;
+              }
+              call.response().end(ProtoMapping.service(service.get()));
+              metrics.grpcRequest("Resolve", GrpcStatus.OK.name());
+            })
+        .onFailure(error -> requestFailed("Resolve", error));
+  }
+
+  private void list(GrpcServerRequest<ListRequest, ListResponse> call) {
+    call.last()
+        .onSuccess(
+            request -> {
+              String namespace = request.getNamespace();
+              if (!namespace.isEmpty() && !Names.isDns1123Label(namespace)) {
+                fail(
+                    call.response(),
+                    "List",
+                    GrpcStatus.INVALID_ARGUMENT,
+                    "namespace '" + namespace + "' is not a valid DNS-1123 label");
+                return;
+              }
+              RoutingTable snapshot = table.current();
+              ListResponse.Builder response =
+                  ListResponse.newBuilder().setVersion(snapshot.version());
+              for (ServiceEndpoints service :
+                  namespace.isEmpty() ? snapshot.services() : snapshot.servicesIn(namespace)) {
+                response.addServices(ProtoMapping.service(service));
+              }
+              call.response().end(response.build());
+              metrics.grpcRequest("List", GrpcStatus.OK.name());
+            })
+        .onFailure(error -> requestFailed("List", error));
+  }
+
+  private void watch(GrpcServerRequest<WatchRequest, dev.routesync.api.v1.WatchEvent> call) {
+    call.last()
+        .onSuccess(
+            request -> {
+              Optional<WatchFilter> filter = filter(call.response(), request);
+              if (filter.isEmpty()) {
+                return;
+              }
+              WatchStream stream =
+                  new WatchStream(
+                      Vertx.currentContext(), call.response(), filter.get(), table, metrics);
+              var connection = call.connection();
+              hub.add(connection, stream);
+              Runnable gone =
+                  () -> {
+                    stream.closed();
+                    hub.remove(connection, stream);
+                  };
+              call.errorHandler(error -> gone.run()); // cancelled by the client
+              call.response().exceptionHandler(error -> gone.run());
+              connection.closeHandler(ignored -> hub.endStreamsOf(connection));
+              stream.start(request.getResumeFromVersion());
+            })
+        .onFailure(error -> requestFailed("Watch", error));
+  }
+
+  private Optional<WatchFilter> filter(
+      GrpcServerResponse<WatchRequest, dev.routesync.api.v1.WatchEvent> response,
+      WatchRequest request) {
+    String namespace = request.getNamespace();
+    if (!namespace.isEmpty() && !Names.isDns1123Label(namespace)) {
+      fail(
+          response,
+          "Watch",
+          GrpcStatus.INVALID_ARGUMENT,
+          "namespace '" + namespace + "' is not a valid DNS-1123 label");
+      return Optional.empty();
+    }
+    Set<ServiceKey> services = new HashSet<>();
+    for (ServiceRef ref : request.getServicesList()) {
+      String invalid = invalidName(ref.getNamespace(), ref.getName());
+      if (invalid != null) {
+        fail(response, "Watch", GrpcStatus.INVALID_ARGUMENT, invalid);
+        return Optional.empty();
+      }
+      services.add(new ServiceKey(ref.getNamespace(), ref.getName()));
+    }
+    return Optional.of(new WatchFilter(namespace, services));
+  }
+
+  private static String invalidName(String namespace, String name) {
+    if (namespace.isEmpty() || name.isEmpty()) {
+      return "namespace and name are required";
+    }
+    if (!Names.isDns1123Label(namespace) || !Names.isDns1123Label(name)) {
+      return "'" + namespace + "/" + name + "' is not a valid namespace/name (DNS-1123 labels)";
+    }
+    return null;
+  }
+
+  private void fail(
+      GrpcServerResponse<?, ?> response, String method, GrpcStatus status, String message) {
+    response.status(status).statusMessage(message).end();
+    metrics.grpcRequest(method, status.name());
+  }
+
+  private void requestFailed(String method, Throwable error) {
+    // The request never completed (cancelled, reset, malformed): the server already answered.
+    metrics.grpcRequest(method, "ABORTED_BY_CLIENT");
+  }
+}

@@ -1,0 +1,67 @@
+package dev.routesync.serve;
+
+import dev.routesync.observe.Metrics;
+import dev.routesync.table.RoutingTable;
+import io.vertx.core.http.HttpConnection;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The open Watch streams, by connection. Each published table version nudges every stream (a nudge
+ * is cheap and coalesced; the stream builds its message on its own event loop). When a connection
+ * starts shutting down (GOAWAY), its streams are ended cleanly so clients reconnect elsewhere
+ * instead of seeing a reset.
+ *
+ * <p>Threading: {@link #published} runs on the table writer's thread; the rest on connection event
+ * loops. The maps are concurrent for that reason.
+ */
+final class WatchHub {
+
+  private final Metrics metrics;
+  private final Map<HttpConnection, Set<WatchStream>> streams = new ConcurrentHashMap<>();
+
+  WatchHub(Metrics metrics) {
+    this.metrics = metrics;
+  }
+
+  /** A new table version: wake every stream. */
+  void published(RoutingTable table) {
+    for (Set<WatchStream> onConnection : streams.values()) {
+      for (WatchStream stream : onConnection) {
+        stream.nudge();
+      }
+    }
+  }
+
+  void add(HttpConnection connection, WatchStream stream) {
+    streams.computeIfAbsent(connection, c -> ConcurrentHashMap.newKeySet()).add(stream);
+    metrics.watchSubscribers(1);
+  }
+
+  void remove(HttpConnection connection, WatchStream stream) {
+    Set<WatchStream> onConnection = streams.get(connection);
+    if (onConnection != null && onConnection.remove(stream)) {
+      metrics.watchSubscribers(-1);
+      if (onConnection.isEmpty()) {
+        streams.remove(connection, onConnection);
+      }
+    }
+  }
+
+  /** Ends every stream of a connection that is shutting down, with status OK. */
+  void endStreamsOf(HttpConnection connection) {
+    Set<WatchStream> onConnection = streams.get(connection);
+    if (onConnection == null) {
+      return;
+    }
+    for (WatchStream stream : Set.copyOf(onConnection)) {
+      stream.context().runOnContext(ignored -> stream.endCleanly());
+      remove(connection, stream);
+    }
+  }
+
+  int size() {
+    return streams.values().stream().mapToInt(Set::size).sum();
+  }
+}

@@ -1,0 +1,102 @@
+package dev.routesync.testing;
+
+import dev.routesync.api.v1.ListRequest;
+import dev.routesync.api.v1.ListResponse;
+import dev.routesync.api.v1.ResolveRequest;
+import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.api.v1.WatchEvent;
+import dev.routesync.api.v1.WatchRequest;
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * grpc-java over the agent's Unix socket: an independent client (Netty, not Vert.x) built from
+ * plain method descriptors, as any sidecar written against the proto would be.
+ */
+public final class GrpcJavaClient implements AutoCloseable {
+
+  public static final MethodDescriptor<ResolveRequest, ServiceEndpoints> RESOLVE =
+      unary("Resolve", ResolveRequest.getDefaultInstance(), ServiceEndpoints.getDefaultInstance());
+  public static final MethodDescriptor<ListRequest, ListResponse> LIST =
+      unary("List", ListRequest.getDefaultInstance(), ListResponse.getDefaultInstance());
+  public static final MethodDescriptor<WatchRequest, WatchEvent> WATCH =
+      MethodDescriptor.<WatchRequest, WatchEvent>newBuilder()
+          .setType(MethodDescriptor.MethodType.SERVER_STREAMING)
+          .setFullMethodName("routesync.v1.Registry/Watch")
+          .setRequestMarshaller(ProtoUtils.marshaller(WatchRequest.getDefaultInstance()))
+          .setResponseMarshaller(ProtoUtils.marshaller(WatchEvent.getDefaultInstance()))
+          .build();
+
+  private final EpollEventLoopGroup group = new EpollEventLoopGroup(1);
+  private final ManagedChannel channel;
+
+  public GrpcJavaClient(Path socket) {
+    channel =
+        NettyChannelBuilder.forAddress(new DomainSocketAddress(socket.toString()))
+            .eventLoopGroup(group)
+            .channelType(EpollDomainSocketChannel.class)
+            // Without it Vert.x resets the stream (STACK-NOTES).
+            .overrideAuthority("localhost")
+            .usePlaintext()
+            .build();
+  }
+
+  private static <Q, R> MethodDescriptor<Q, R> unary(
+      String method, com.google.protobuf.Message request, com.google.protobuf.Message response) {
+    @SuppressWarnings("unchecked")
+    MethodDescriptor.Marshaller<Q> requests =
+        (MethodDescriptor.Marshaller<Q>) ProtoUtils.marshaller(request);
+    @SuppressWarnings("unchecked")
+    MethodDescriptor.Marshaller<R> responses =
+        (MethodDescriptor.Marshaller<R>) ProtoUtils.marshaller(response);
+    return MethodDescriptor.<Q, R>newBuilder()
+        .setType(MethodDescriptor.MethodType.UNARY)
+        .setFullMethodName("routesync.v1.Registry/" + method)
+        .setRequestMarshaller(requests)
+        .setResponseMarshaller(responses)
+        .build();
+  }
+
+  public ManagedChannel channel() {
+    return channel;
+  }
+
+  public CallOptions options() {
+    return CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS);
+  }
+
+  public ServiceEndpoints resolve(String namespace, String name) {
+    return ClientCalls.blockingUnaryCall(
+        channel,
+        RESOLVE,
+        options(),
+        ResolveRequest.newBuilder().setNamespace(namespace).setName(name).build());
+  }
+
+  public ListResponse list(String namespace) {
+    return ClientCalls.blockingUnaryCall(
+        channel, LIST, options(), ListRequest.newBuilder().setNamespace(namespace).build());
+  }
+
+  /** Opens a Watch; events go to {@code observer} on grpc-java's threads. */
+  public void watch(WatchRequest request, StreamObserver<WatchEvent> observer) {
+    ClientCalls.asyncServerStreamingCall(
+        channel.newCall(WATCH, CallOptions.DEFAULT), request, observer);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,112 @@
+package dev.routesync.testing;
+
+import dev.routesync.observe.Metrics;
+import dev.routesync.observe.Readiness;
+import dev.routesync.serve.ApiServer;
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.Port;
+import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableWriter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The serving side alone: an {@link ApiServer} on a temporary socket over a table the test writes
+ * directly (the test thread is the single writer), for rates no API server mock could feed.
+ */
+public final class ServeHarness implements AutoCloseable {
+
+  private final Vertx vertx =
+      Vertx.builder().with(new VertxOptions().setPreferNativeTransport(true)).build();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final Metrics metrics = new Metrics(registry);
+  private final TableWriter table = new TableWriter(Clock.systemUTC(), 1024);
+  private final Readiness readiness = new Readiness();
+  private final Path dir;
+  private final ApiServer server;
+
+  public ServeHarness() throws Exception {
+    dir = Files.createTempDirectory("serve");
+    server =
+        new ApiServer(
+            vertx, table, metrics, readiness, dir.resolve("api.sock"), Optional.empty(), true);
+    table.onPublish(server::published);
+    server.listen().await(10, TimeUnit.SECONDS);
+    readiness.socketListening(true);
+    readiness.initialSyncDone();
+  }
+
+  public Path socket() {
+    return dir.resolve("api.sock");
+  }
+
+  public ApiServer server() {
+    return server;
+  }
+
+  public Readiness readiness() {
+    return readiness;
+  }
+
+  public SimpleMeterRegistry registry() {
+    return registry;
+  }
+
+  public RoutingTable table() {
+    return table.current();
+  }
+
+  /** Publishes {@code service} with {@code count} endpoints (10.0.x.y). */
+  public RoutingTable put(String namespace, String name, int count) {
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      endpoints.add(
+          new Endpoint(
+              "10.0." + (i / 250) + "." + (i % 250 + 1),
+              List.of(new Port("http", 8080, "TCP")),
+              "zone-a",
+              "node-a",
+              name + "-" + i,
+              true,
+              true,
+              false));
+    }
+    return table.publish(Map.of(new ServiceKey(namespace, name), endpoints), List.of());
+  }
+
+  public RoutingTable remove(String namespace, String name) {
+    return table.publish(Map.of(), List.of(new ServiceKey(namespace, name)));
+  }
+
+  public double counter(String name, String... tags) {
+    var counter = registry.find(name).tags(tags).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  public void shutdown(Duration timeout) throws Exception {
+    server.shutdown(timeout).await(timeout.toMillis() + 5000, TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public void close() throws Exception {
+    server.shutdown(Duration.ZERO).await(10, TimeUnit.SECONDS);
+    vertx.close().await(10, TimeUnit.SECONDS);
+    try (var files = Files.list(dir)) {
+      for (Path file : files.toList()) {
+        Files.deleteIfExists(file);
+      }
+    }
+    Files.deleteIfExists(dir);
+  }
+}
