@@ -1,0 +1,106 @@
+package dev.routesync.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.routesync.api.v1.ResolveRequest;
+import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.api.v1.WatchRequest;
+import dev.routesync.testing.GrpcJavaClient;
+import dev.routesync.testing.ServeHarness;
+import dev.routesync.testing.WatchRecorder;
+import io.grpc.ClientCall;
+import io.grpc.ConnectivityState;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The seed's drain rules applied to the agent itself. */
+class DrainTest {
+
+  @Test
+  void shutdownEndsEveryWatchCleanlyAndFinishesInFlightCallsWithinTheTimeout() throws Exception {
+    Duration timeout = Duration.ofSeconds(5);
+    try (ServeHarness serve = new ServeHarness();
+        GrpcJavaClient grpc = new GrpcJavaClient(serve.socket())) {
+      serve.put("shop", "cart", 3);
+      List<WatchRecorder> watchers = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        WatchRecorder watcher = new WatchRecorder();
+        grpc.watch(WatchRequest.getDefaultInstance(), watcher);
+        watchers.add(watcher);
+      }
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> watchers.stream().allMatch(w -> !w.events().isEmpty()));
+
+      // Unary calls in flight: request sent, not yet half-closed when the drain starts.
+      List<InFlight> inFlight = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        inFlight.add(new InFlight(grpc));
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> serve.server().watchStreams() == 100);
+
+      long start = System.nanoTime();
+      CompletableFuture<Void> drained =
+          CompletableFuture.runAsync(
+              () -> {
+                try {
+                  serve.shutdown(timeout);
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      // Every Watch ends with OK (GOAWAY first, then a clean end), not a reset.
+      await().atMost(timeout).until(() -> watchers.stream().allMatch(w -> w.ended() != null));
+      for (WatchRecorder watcher : watchers) {
+        assertThat(watcher.ended().getCode()).isEqualTo(Status.Code.OK);
+      }
+      inFlight.forEach(InFlight::finish);
+      for (InFlight call : inFlight) {
+        assertThat(call.result.get(10, TimeUnit.SECONDS).getName()).isEqualTo("cart");
+      }
+      drained.get(timeout.toSeconds() + 5, TimeUnit.SECONDS);
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(timeout);
+      assertThat(serve.socket()).doesNotExist();
+      // GOAWAY took the channel out of READY: new calls must go to the next agent.
+      assertThat(grpc.channel().getState(false)).isNotEqualTo(ConnectivityState.READY);
+    }
+  }
+
+  /** A Resolve whose request is sent but not yet half-closed. */
+  private static final class InFlight {
+    final CompletableFuture<ServiceEndpoints> result = new CompletableFuture<>();
+    private final ClientCall<ResolveRequest, ServiceEndpoints> call;
+
+    InFlight(GrpcJavaClient grpc) {
+      call = grpc.channel().newCall(GrpcJavaClient.RESOLVE, grpc.options());
+      call.start(
+          new ClientCall.Listener<>() {
+            @Override
+            public void onMessage(ServiceEndpoints message) {
+              result.complete(message);
+            }
+
+            @Override
+            public void onClose(Status status, Metadata trailers) {
+              if (!status.isOk()) {
+                result.completeExceptionally(status.asRuntimeException());
+              }
+            }
+          },
+          new Metadata());
+      call.request(1);
+      call.sendMessage(ResolveRequest.newBuilder().setNamespace("shop").setName("cart").build());
+    }
+
+    void finish() {
+      call.halfClose();
+    }
+  }
+}
