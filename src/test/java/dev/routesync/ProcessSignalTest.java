@@ -1,0 +1,83 @@
+package dev.routesync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.routesync.api.v1.WatchRequest;
+import dev.routesync.testing.GrpcJavaClient;
+import dev.routesync.testing.WatchRecorder;
+import io.grpc.Status;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real process: {@code routesync demo}, stopped with SIGTERM as kubelet stops a pod. */
+class ProcessSignalTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void sigtermDrainsWatchStreamsRemovesTheSocketAndExitsZeroWithinTheTimeout() throws Exception {
+    Path socket = dir.resolve("rs.sock");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process process =
+        new ProcessBuilder(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.routesync.Main",
+                "demo",
+                "--socket",
+                socket.toString(),
+                "--admin-port",
+                "0",
+                "--shutdown-timeout",
+                "5s")
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("demo.log").toFile())
+            .start();
+    try (GrpcJavaClient grpc = new GrpcJavaClient(socket)) {
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .ignoreExceptions()
+          .until(() -> grpc.resolve("shop", "cart").getEndpointsCount() >= 2);
+      List<WatchRecorder> watchers = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        WatchRecorder watcher = new WatchRecorder();
+        grpc.watch(WatchRequest.getDefaultInstance(), watcher);
+        watchers.add(watcher);
+      }
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> watchers.stream().allMatch(w -> !w.events().isEmpty()));
+
+      long start = System.nanoTime();
+      process.destroy(); // SIGTERM
+      assertThat(process.waitFor(10, TimeUnit.SECONDS)).as("exited").isTrue();
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+      assertThat(process.exitValue()).as(log()).isZero();
+      assertThat(took).isLessThan(Duration.ofSeconds(8));
+      assertThat(socket).doesNotExist();
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> watchers.stream().allMatch(w -> w.ended() != null));
+      for (WatchRecorder watcher : watchers) {
+        assertThat(watcher.ended().getCode()).isEqualTo(Status.Code.OK);
+      }
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  private String log() throws Exception {
+    File log = dir.resolve("demo.log").toFile();
+    return log.exists() ? Files.readString(log.toPath()) : "";
+  }
+}
