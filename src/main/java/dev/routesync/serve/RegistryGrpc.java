@@ -125,7 +125,9 @@ final class RegistryGrpc implements Service {
               hub.add(connection, stream);
               Runnable gone =
                   () -> {
-                    stream.closed();
+                    if (stream.closed()) {
+                      metrics.grpcRequest("Watch", GrpcStatus.CANCELLED.name());
+                    }
                     hub.remove(connection, stream);
                   };
               call.errorHandler(error -> gone.run()); // cancelled by the client

@@ -141,12 +141,19 @@ final class WatchStream {
     if (!closed) {
       closed = true;
       response.end();
+      metrics.grpcRequest("Watch", "OK");
     }
   }
 
-  /** The client went away or the stream failed: stop sending. */
-  void closed() {
+  /**
+   * The client went away or the stream failed: stop sending.
+   *
+   * @return true if the stream was open until now
+   */
+  boolean closed() {
+    boolean wasOpen = !closed;
     closed = true;
+    return wasOpen;
   }
 
   Context context() {

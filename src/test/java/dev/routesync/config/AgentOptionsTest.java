@@ -146,11 +146,37 @@ class AgentOptionsTest {
         invalid("--source", "--source", "endpointslice"),
         invalid("--source", "--source", ""),
         invalid("--socket", "--socket", ""),
-        invalid("--socket", "--socket", "   "));
+        invalid("--socket", "--socket", "   "),
+        invalid("--listen-tcp", "--listen-tcp", "0.0.0.0:9465"),
+        invalid("--listen-tcp", "--listen-tcp", "10.1.2.3:9465"),
+        invalid("--listen-tcp", "--listen-tcp", "example.com:9465"),
+        invalid("--listen-tcp", "--listen-tcp", "9465"),
+        invalid("--listen-tcp", "--listen-tcp", "127.0.0.1:99999"),
+        invalid("--grpc-reflection", "--grpc-reflection", "yes"),
+        invalid("--shutdown-timeout", "--shutdown-timeout", "0"),
+        invalid("--shutdown-timeout", "--shutdown-timeout", "later"));
   }
 
   private static Arguments invalid(String flag, String... args) {
     return Arguments.of(flag, List.of(args));
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+    "127.0.0.1:9465, 127.0.0.1, 9465",
+    "localhost:9465, 127.0.0.1, 9465",
+    "[::1]:9465, 0:0:0:0:0:0:0:1, 9465",
+    "127.0.0.2:0, 127.0.0.2, 0"
+  })
+  void listenTcpAcceptsLoopbackOnly(String flag, String host, int port) {
+    AgentConfig config = parse("--listen-tcp", flag).toConfig();
+    assertThat(config.listenTcp())
+        .hasValueSatisfying(
+            address -> {
+              assertThat(address.getAddress().getHostAddress()).isEqualTo(host);
+              assertThat(address.getPort()).isEqualTo(port);
+            });
+    assertThat(parse().toConfig().listenTcp()).isEmpty();
   }
 
   @ParameterizedTest(name = "{1}")

@@ -236,6 +236,26 @@ class GrpcRegistryTest {
         .contains("routesync.v1.Registry", "grpc.health.v1.Health");
   }
 
+  @Test
+  void countsCallsByMethodAndStatusAndOpenWatchers() {
+    grpc.resolve("shop", "cart");
+    try {
+      grpc.resolve("shop", "nope");
+    } catch (StatusRuntimeException expected) {
+      // counted below
+    }
+    WatchRecorder watcher = new WatchRecorder();
+    grpc.watch(WatchRequest.getDefaultInstance(), watcher);
+    await().atMost(WAIT).until(() -> watcher.events().size() == 1);
+    assertThat(serve.counter("routesync.grpc.requests", "method", "Resolve", "status", "OK"))
+        .isEqualTo(1);
+    assertThat(serve.counter("routesync.grpc.requests", "method", "Resolve", "status", "NOT_FOUND"))
+        .isEqualTo(1);
+    assertThat(serve.registry().get("routesync.watch.subscribers").gauge().value()).isEqualTo(1);
+    assertThat(serve.counter("routesync.watch.messages")).isEqualTo(1);
+    assertThat(serve.counter("routesync.watch.services.sent")).isEqualTo(3);
+  }
+
   private static void assertStatus(Runnable call, Status.Code code, String message) {
     assertThatThrownBy(call::run)
         .isInstanceOfSatisfying(

@@ -1,0 +1,76 @@
+package dev.routesync.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.routesync.api.v1.ResolveRequest;
+import dev.routesync.observe.Metrics;
+import dev.routesync.observe.Readiness;
+import dev.routesync.table.TableWriter;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.vertx.core.Vertx;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code --listen-tcp}: the same gRPC and HTTP API on loopback. */
+class TcpListenerTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void servesGrpcAndHttpOnLoopbackToo() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    TableWriter table = new TableWriter(Clock.systemUTC(), 16);
+    table.publish(Map.of(new dev.routesync.table.ServiceKey("shop", "cart"), List.of()), List.of());
+    ApiServer server =
+        new ApiServer(
+            vertx,
+            table,
+            new Metrics(new SimpleMeterRegistry()),
+            new Readiness(),
+            dir.resolve("api.sock"),
+            Optional.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),
+            false);
+    server.listen().await(10, TimeUnit.SECONDS);
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", server.tcpPort()).usePlaintext().build();
+    try {
+      var cart =
+          ClientCalls.blockingUnaryCall(
+              channel,
+              dev.routesync.testing.GrpcJavaClient.RESOLVE,
+              io.grpc.CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS),
+              ResolveRequest.newBuilder().setNamespace("shop").setName("cart").build());
+      assertThat(cart.getName()).isEqualTo("cart");
+      HttpResponse<String> http =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "http://127.0.0.1:" + server.tcpPort() + "/v1/services/shop/cart"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(http.statusCode()).isEqualTo(200);
+      assertThat(http.body()).contains("\"name\":\"cart\"");
+    } finally {
+      channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+      server.shutdown(Duration.ZERO).await(10, TimeUnit.SECONDS);
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+}
