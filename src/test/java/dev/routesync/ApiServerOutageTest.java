@@ -6,11 +6,16 @@ import static org.awaitility.Awaitility.await;
 
 import dev.routesync.config.Source;
 import dev.routesync.demo.DemoObjects.Pod;
+import dev.routesync.serve.ApiServer;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.testing.AgentHarness;
+import dev.routesync.testing.GrpcJavaClient;
 import dev.routesync.testing.MockCluster;
 import dev.routesync.testing.TcpProxy;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -86,11 +91,20 @@ class ApiServerOutageTest {
             .until(() -> agent.counter("routesync.relists", "reason", "failure") >= 2);
         assertThat(agent.agent().readiness().isReady()).isFalse();
         assertThat(agent.disconnectedSeconds()).isPositive();
+        try (GrpcJavaClient grpc = new GrpcJavaClient(agent.socket())) {
+          var health = HealthGrpc.newBlockingStub(grpc.channel());
+          var registry =
+              HealthCheckRequest.newBuilder().setService(ApiServer.HEALTH_SERVICE).build();
+          assertThat(health.check(registry).getStatus())
+              .isEqualTo(HealthCheckResponse.ServingStatus.NOT_SERVING);
 
-        proxy.restore(cluster.port());
-        agent.awaitInitialSync();
-        assertThat(agent.ips("shop", "web")).containsExactly("10.0.0.1");
-        await().atMost(CONVERGE).until(() -> agent.agent().readiness().isReady());
+          proxy.restore(cluster.port());
+          agent.awaitInitialSync();
+          assertThat(agent.ips("shop", "web")).containsExactly("10.0.0.1");
+          await().atMost(CONVERGE).until(() -> agent.agent().readiness().isReady());
+          assertThat(health.check(registry).getStatus())
+              .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+        }
       }
     }
   }
