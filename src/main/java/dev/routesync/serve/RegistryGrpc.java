@@ -132,7 +132,7 @@ final class RegistryGrpc implements Service {
                   };
               call.errorHandler(error -> gone.run()); // cancelled by the client
               call.response().exceptionHandler(error -> gone.run());
-              connection.closeHandler(ignored -> hub.endStreamsOf(connection));
+              connection.closeHandler(ignored -> hub.dropStreamsOf(connection));
               stream.start(request.getResumeFromVersion());
             })
         .onFailure(error -> requestFailed("Watch", error));

@@ -61,6 +61,18 @@ final class WatchHub {
     }
   }
 
+  /** Forgets every stream of a connection that closed; nothing can be sent on it any more. */
+  void dropStreamsOf(HttpConnection connection) {
+    Set<WatchStream> onConnection = streams.get(connection);
+    if (onConnection == null) {
+      return;
+    }
+    for (WatchStream stream : Set.copyOf(onConnection)) {
+      stream.context().runOnContext(ignored -> stream.closed());
+      remove(connection, stream);
+    }
+  }
+
   int size() {
     return streams.values().stream().mapToInt(Set::size).sum();
   }
