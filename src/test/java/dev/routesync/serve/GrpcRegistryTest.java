@@ -256,6 +256,25 @@ class GrpcRegistryTest {
     assertThat(serve.counter("routesync.watch.services.sent")).isEqualTo(3);
   }
 
+  @Test
+  void aCancelledWatchIsForgottenAndCounted() {
+    var call = grpc.channel().newCall(GrpcJavaClient.WATCH, grpc.options());
+    WatchRecorder watcher = new WatchRecorder();
+    io.grpc.stub.ClientCalls.asyncServerStreamingCall(
+        call, WatchRequest.getDefaultInstance(), watcher);
+    await().atMost(WAIT).until(() -> watcher.events().size() == 1);
+    assertThat(serve.server().watchStreams()).isEqualTo(1);
+    call.cancel("sidecar restarting", null);
+    await().atMost(WAIT).until(() -> serve.server().watchStreams() == 0);
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                serve.counter("routesync.grpc.requests", "method", "Watch", "status", "CANCELLED")
+                    == 1);
+    assertThat(serve.registry().get("routesync.watch.subscribers").gauge().value()).isZero();
+  }
+
   private static void assertStatus(Runnable call, Status.Code code, String message) {
     assertThatThrownBy(call::run)
         .isInstanceOfSatisfying(
