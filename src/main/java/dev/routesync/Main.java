@@ -1,5 +1,7 @@
 package dev.routesync;
 
+import dev.routesync.cli.GetCommand;
+import dev.routesync.cli.WatchCommand;
 import dev.routesync.config.AgentCommand;
 import dev.routesync.demo.DemoCommand;
 import picocli.CommandLine;
@@ -11,7 +13,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Keeps service-mesh sidecars' routing tables in step with Kubernetes endpoints.",
-    subcommands = {AgentCommand.class, DemoCommand.class})
+    subcommands = {AgentCommand.class, DemoCommand.class, GetCommand.class, WatchCommand.class})
 public final class Main {
 
   public static void main(String[] args) {

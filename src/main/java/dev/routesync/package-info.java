@@ -18,9 +18,12 @@
  *       each once and publishes only real changes.
  *   <li>{@code table/}: {@link dev.routesync.table.RoutingTable}, immutable and versioned, in a
  *       persistent map; {@link dev.routesync.table.TableWriter} is its single writer.
- *   <li>{@code serve/}: HTTP/JSON on a Unix socket, and an admin port for probes and metrics.
+ *   <li>{@code serve/}: gRPC ({@code routesync.v1.Registry}, health, reflection) and HTTP/JSON on
+ *       one Unix socket listener, and an admin port for probes and metrics. Watch streams hold only
+ *       the version their subscriber has reached and are nudged on every publish.
  *   <li>{@code observe/}: metrics and readiness; {@code config/} and {@code demo/}: the command
- *       line and the embedded demo cluster. {@link dev.routesync.Agent} wires it all.
+ *       line and the embedded demo cluster; {@code cli/}: {@code routesync get} and {@code watch},
+ *       clients of a running agent. {@link dev.routesync.Agent} wires it all.
  * </ol>
  *
  * <h2>Which thread runs what</h2>
@@ -33,7 +36,8 @@
  *       runs there. Translation happens there, per dirty Service, reading the informer caches
  *       through their index.
  *   <li><b>Server event loops</b> answer requests from the latest published table, read through one
- *       volatile reference: readers never block the writer or each other.
+ *       volatile reference: readers never block the writer or each other. A publish nudges each
+ *       Watch stream onto its connection's event loop, where its message is built.
  *   <li><b>The shutdown hook</b> stops the agent: readiness fails first, then listeners and watches
  *       close.
  * </ul>

@@ -2,6 +2,7 @@ package dev.routesync.config;
 
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.sync.CoalescerSettings;
+import dev.routesync.table.KubernetesNames;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -10,7 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Option;
 
 /**
@@ -21,7 +21,6 @@ import picocli.CommandLine.Option;
 public final class AgentOptions {
 
   public static final String DEFAULT_SOCKET = "/var/run/routesync/routesync.sock";
-  private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   @Option(
       names = "--source",
@@ -273,7 +272,7 @@ public final class AgentOptions {
             .distinct()
             .toList();
     for (String namespace : result) {
-      if (namespace.length() > 63 || !DNS_1123_LABEL.matcher(namespace).matches()) {
+      if (!KubernetesNames.isDns1123Label(namespace)) {
         throw new IllegalArgumentException(
             "--namespace '" + namespace + "' is not a valid namespace name");
       }

@@ -224,6 +224,12 @@ public final class DemoCluster implements AutoCloseable {
   public void close() {
     churn.shutdownNow();
     client.close();
-    server.destroy();
+    try {
+      server.destroy();
+    } catch (IllegalStateException e) {
+      // The mock can hold a watch's event loop for up to 30 s when a client closes a watch while
+      // it is sending on it; the demo is over either way, so do not fail the shutdown for it.
+      LOG.debug("mock API server did not stop cleanly: {}", e.toString());
+    }
   }
 }

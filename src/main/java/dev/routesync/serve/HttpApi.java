@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
@@ -37,7 +38,7 @@ public final class HttpApi {
     Collection<ServiceEndpoints> services;
     if (namespace == null || namespace.isEmpty()) {
       services = snapshot.services();
-    } else if (Names.isDns1123Label(namespace)) {
+    } else if (KubernetesNames.isDns1123Label(namespace)) {
       services = snapshot.servicesIn(namespace);
     } else {
       Errors.send(ctx, 400, "namespace '" + namespace + "' is not a valid DNS-1123 label");
@@ -49,7 +50,7 @@ public final class HttpApi {
   private void getService(RoutingContext ctx) {
     String namespace = ctx.pathParam("namespace");
     String name = ctx.pathParam("name");
-    if (!Names.isDns1123Label(namespace) || !Names.isDns1123Label(name)) {
+    if (!KubernetesNames.isDns1123Label(namespace) || !KubernetesNames.isDns1123Label(name)) {
       Errors.send(ctx, 400, "'" + namespace + "/" + name + "' is not a valid namespace/name");
       return;
     }

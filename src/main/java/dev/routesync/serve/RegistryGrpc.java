@@ -8,6 +8,7 @@ import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceRef;
 import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.observe.Metrics;
+import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
@@ -89,7 +90,7 @@ final class RegistryGrpc implements Service {
         .onSuccess(
             request -> {
               String namespace = request.getNamespace();
-              if (!namespace.isEmpty() && !Names.isDns1123Label(namespace)) {
+              if (!namespace.isEmpty() && !KubernetesNames.isDns1123Label(namespace)) {
                 fail(
                     call.response(),
                     "List",
@@ -142,7 +143,7 @@ final class RegistryGrpc implements Service {
       GrpcServerResponse<WatchRequest, dev.routesync.api.v1.WatchEvent> response,
       WatchRequest request) {
     String namespace = request.getNamespace();
-    if (!namespace.isEmpty() && !Names.isDns1123Label(namespace)) {
+    if (!namespace.isEmpty() && !KubernetesNames.isDns1123Label(namespace)) {
       fail(
           response,
           "Watch",
@@ -166,7 +167,7 @@ final class RegistryGrpc implements Service {
     if (namespace.isEmpty() || name.isEmpty()) {
       return "namespace and name are required";
     }
-    if (!Names.isDns1123Label(namespace) || !Names.isDns1123Label(name)) {
+    if (!KubernetesNames.isDns1123Label(namespace) || !KubernetesNames.isDns1123Label(name)) {
       return "'" + namespace + "/" + name + "' is not a valid namespace/name (DNS-1123 labels)";
     }
     return null;
