@@ -1,0 +1,83 @@
+package dev.routesync.bench;
+
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableWriter;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Flush cost against table size: publishing a batch of {@code k} changed services into a table of
+ * {@code n} services. The table is a persistent map, so the cost should follow k·log n and not n:
+ * the target is that at k = 100 the cost at n = 100,000 is at most 2x the cost at n = 1,000.
+ *
+ * <p>Each invocation publishes k real changes (alternating two endpoint generations, so nothing is
+ * an idempotent no-op) into the current table and keeps the new version, exactly as the reconciler
+ * does.
+ *
+ * <pre>
+ * java -jar benchmarks/target/benchmarks.jar FlushCostBenchmark -f 1 -wi 3 -i 5
+ * </pre>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class FlushCostBenchmark {
+
+  @Param({"1000", "10000", "100000"})
+  int n;
+
+  @Param({"1", "100", "1000"})
+  int k;
+
+  /** Endpoints per service; most Services are small. */
+  @Param({"5"})
+  int endpointsPerService;
+
+  private TableWriter writer;
+  private Map<ServiceKey, List<Endpoint>>[] batches;
+  private int next;
+
+  @Setup(Level.Trial)
+  @SuppressWarnings("unchecked")
+  public void setUp() {
+    writer = new TableWriter(Clock.systemUTC(), RoutingTable.DEFAULT_DELTA_LOG_CAPACITY);
+    writer.publish(Tables.services(n, endpointsPerService), List.of());
+    // Two alternating batches of k changes spread over the key space.
+    batches = new Map[2];
+    for (int generation = 0; generation < 2; generation++) {
+      Map<ServiceKey, List<Endpoint>> batch = new HashMap<>();
+      for (int i = 0; i < k; i++) {
+        int service = (int) ((long) i * n / k);
+        batch.put(Tables.key(service), Tables.endpoints(service, endpointsPerService, generation + 1));
+      }
+      batches[generation] = batch;
+    }
+  }
+
+  @Benchmark
+  public RoutingTable flush() {
+    Map<ServiceKey, List<Endpoint>> batch = batches[next];
+    next ^= 1;
+    return writer.publish(batch, List.of());
+  }
+}
