@@ -71,6 +71,9 @@ public final class DemoObjects {
         .withNamespace(namespace)
         .withName(name)
         .withLabels(labels)
+        // As the EndpointSlice controller sets it: when the change behind this version happened.
+        .addToAnnotations(
+            "endpoints.kubernetes.io/last-change-trigger-time", java.time.Instant.now().toString())
         .endMetadata()
         .withAddressType("IPv4")
         .withPorts(endpointPort)

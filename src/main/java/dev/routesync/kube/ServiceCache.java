@@ -4,6 +4,7 @@ import dev.routesync.sync.EndpointLookup;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.ServiceKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,6 +15,10 @@ import java.util.Optional;
  * <p>Threading: read and swapped on the sync context.
  */
 public final class ServiceCache<T extends HasMetadata> implements EndpointLookup {
+
+  /** Set by the EndpointSlice and Endpoints controllers to when the triggering change happened. */
+  public static final String TRIGGER_TIME_ANNOTATION =
+      "endpoints.kubernetes.io/last-change-trigger-time";
 
   private final WatchedKind<T> kind;
   private final SkipReporter skips;
@@ -37,6 +42,32 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
     Translation translation = kind.translate(objects);
     translation.skips().forEach(skips::report);
     return Optional.of(translation.endpoints());
+  }
+
+  /**
+   * The newest {@code endpoints.kubernetes.io/last-change-trigger-time} of the service's objects.
+   */
+  @Override
+  public Optional<Instant> triggerTimeOf(ServiceKey key) {
+    Generation<T> generation = current;
+    if (generation == null) {
+      return Optional.empty();
+    }
+    Instant newest = null;
+    for (T object : generation.objectsOf(key)) {
+      var annotations = object.getMetadata() == null ? null : object.getMetadata().getAnnotations();
+      String text = annotations == null ? null : annotations.get(TRIGGER_TIME_ANNOTATION);
+      if (text == null) {
+        continue;
+      }
+      try {
+        Instant trigger = Instant.parse(text);
+        newest = newest == null || trigger.isAfter(newest) ? trigger : newest;
+      } catch (java.time.format.DateTimeParseException e) {
+        // A bad annotation only costs the metric; the endpoints are still published.
+      }
+    }
+    return Optional.ofNullable(newest);
   }
 
   Generation<T> current() {

@@ -349,6 +349,7 @@ public final class WatchSupervisor<T extends HasMetadata> {
 
     private void changed(String type, T previous, T object) {
       try {
+        long arrived = scheduler.nanoTime();
         metrics.watchEvent(kind.kind(), type);
         Optional<ServiceKey> key = kind.serviceKeyOf(object);
         Optional<ServiceKey> previousKey =
@@ -360,7 +361,7 @@ public final class WatchSupervisor<T extends HasMetadata> {
                 return; // a generation still syncing is published as a whole when it swaps in
               }
               if (key.isPresent()) {
-                coalescer.markDirty(key.get());
+                coalescer.markDirty(key.get(), arrived);
               } else if (!"deleted".equals(type)) {
                 skips.report(new Skip(kind.unkeyedReason(), name, "no Service to attach it to"));
               }

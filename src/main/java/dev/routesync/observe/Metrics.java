@@ -24,7 +24,9 @@ public final class Metrics {
   private final MeterRegistry registry;
   private final DistributionSummary batchSize;
   private final Timer debounceWait;
-  private final Timer reconcile;
+  private final Timer flush;
+  private final Timer publishLatency;
+  private final Timer networkProgramming;
   private final AtomicInteger apiConnected = new AtomicInteger();
   private final AtomicInteger watchSubscribers = new AtomicInteger();
   private final Counter watchMessages;
@@ -43,11 +45,33 @@ public final class Metrics {
             .serviceLevelObjectives(
                 millis(1), millis(10), millis(50), millis(100), millis(500), millis(1000))
             .register(registry);
-    this.reconcile =
-        Timer.builder("routesync.reconcile")
+    this.flush =
+        Timer.builder("routesync.flush.duration")
             .description("Time to recompute a batch and publish the table")
             .serviceLevelObjectives(
                 millis(1), millis(5), millis(10), millis(50), millis(100), millis(500))
+            .register(registry);
+    this.publishLatency =
+        Timer.builder("routesync.publish.latency")
+            .description("From a watch event's arrival to the table version that includes it")
+            .serviceLevelObjectives(
+                millis(1),
+                millis(5),
+                millis(10),
+                millis(25),
+                millis(50),
+                millis(100),
+                millis(250),
+                millis(500),
+                millis(1000),
+                millis(5000))
+            .register(registry);
+    this.networkProgramming =
+        Timer.builder("routesync.network.programming.duration")
+            .description(
+                "From the endpoints.kubernetes.io/last-change-trigger-time annotation to the table"
+                    + " version that includes the change (kube-proxy's buckets)")
+            .serviceLevelObjectives(kubeProxyNetworkProgrammingBuckets())
             .register(registry);
     Gauge.builder("routesync.watch.subscribers", watchSubscribers, AtomicInteger::get)
         .description("Open gRPC Watch streams")
@@ -114,8 +138,35 @@ public final class Metrics {
     debounceWait.record(waitNanos, TimeUnit.NANOSECONDS);
   }
 
-  public void reconciled(long nanos) {
-    reconcile.record(nanos, TimeUnit.NANOSECONDS);
+  public void flushed(long nanos) {
+    flush.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  public void publishLatency(long nanos) {
+    publishLatency.record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+  }
+
+  /** Negative durations (clock skew between the controller and this node) count as zero. */
+  public void networkProgramming(Duration sinceTrigger) {
+    networkProgramming.record(sinceTrigger.isNegative() ? Duration.ZERO : sinceTrigger);
+  }
+
+  // kube-proxy's network_programming_duration_seconds layout: 0.25 s steps to 1 s, 1 s steps to
+  // 59 s, 5 s steps to 115 s, 30 s steps to 300 s.
+  private static Duration[] kubeProxyNetworkProgrammingBuckets() {
+    java.util.List<Duration> buckets = new java.util.ArrayList<>();
+    buckets.add(Duration.ofMillis(250));
+    buckets.add(Duration.ofMillis(500));
+    for (int s = 1; s <= 59; s++) {
+      buckets.add(Duration.ofSeconds(s));
+    }
+    for (int s = 60; s <= 115; s += 5) {
+      buckets.add(Duration.ofSeconds(s));
+    }
+    for (int s = 120; s <= 300; s += 30) {
+      buckets.add(Duration.ofSeconds(s));
+    }
+    return buckets.toArray(Duration[]::new);
   }
 
   public void relist(String reason) {

@@ -1,6 +1,7 @@
 package dev.routesync.sync;
 
 import dev.routesync.table.ServiceKey;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -9,11 +10,19 @@ import java.util.Set;
  * @param keys the dirty services, each once however many events touched it
  * @param waitNanos how long the oldest change in the batch waited for this flush
  * @param cause what triggered the flush
+ * @param changedAt for each key, when its first change of this batch arrived ({@link
+ *     Scheduler#nanoTime()} scale); may be missing for keys a relist added
  */
-public record Batch(Set<ServiceKey> keys, long waitNanos, Cause cause) {
+public record Batch(
+    Set<ServiceKey> keys, long waitNanos, Cause cause, Map<ServiceKey, Long> changedAt) {
 
   public Batch {
     keys = Set.copyOf(keys);
+    changedAt = Map.copyOf(changedAt);
+  }
+
+  public Batch(Set<ServiceKey> keys, long waitNanos, Cause cause) {
+    this(keys, waitNanos, cause, Map.of());
   }
 
   /** Why a batch was flushed; a metric label, so the names are stable. */

@@ -2,9 +2,9 @@ package dev.routesync.sync;
 
 import dev.routesync.table.ServiceKey;
 import java.util.Collection;
-import java.util.HashSet;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +39,8 @@ public final class Coalescer {
   private final long debounceNanos;
   private final long maxDelayNanos;
 
-  private Set<ServiceKey> pending = new HashSet<>();
+  // Each dirty key with the arrival time of its first change in this batch.
+  private Map<ServiceKey, Long> pending = new HashMap<>();
   private long firstPendingNanos = NONE;
   private long lastChangeNanos = NONE;
   private Scheduler.Cancellable quietTimer;
@@ -57,12 +58,24 @@ public final class Coalescer {
     this.maxDelayNanos = settings.maxDelay().toNanos();
   }
 
-  /** Marks one service dirty. */
+  /** Marks one service dirty, arrived now. */
   public void markDirty(ServiceKey key) {
+    markDirty(key, scheduler.nanoTime());
+  }
+
+  /**
+   * Marks one service dirty.
+   *
+   * @param arrivedNanos when the change reached the agent (the watch handler's time), for the
+   *     event-to-publish latency metric
+   */
+  public void markDirty(ServiceKey key, long arrivedNanos) {
     long now = scheduler.nanoTime();
     boolean quietSpell = lastChangeNanos == NONE || now - lastChangeNanos >= debounceNanos;
     lastChangeNanos = now;
-    addPending(key, now);
+    if (!pending.containsKey(key)) {
+      addPending(key, Math.min(arrivedNanos, now));
+    }
     if (flushing) {
       return;
     }
@@ -104,10 +117,11 @@ public final class Coalescer {
   }
 
   private void addPending(ServiceKey key, long now) {
-    if (pending.add(key) && firstPendingNanos == NONE) {
+    if (firstPendingNanos == NONE) {
       firstPendingNanos = now;
       oldestPendingSince = now;
     }
+    pending.putIfAbsent(key, now);
   }
 
   private void armTimers(long now) {
@@ -148,8 +162,8 @@ public final class Coalescer {
     long now = scheduler.nanoTime();
     // A relist with nothing to publish has no pending change (firstPendingNanos is NONE).
     long waited = firstPendingNanos == NONE ? 0 : now - firstPendingNanos;
-    Batch batch = new Batch(pending, waited, cause);
-    pending = new HashSet<>();
+    Batch batch = new Batch(pending.keySet(), waited, cause, pending);
+    pending = new HashMap<>();
     firstPendingNanos = NONE;
     oldestPendingSince = NONE;
     flushing = true;

@@ -2,6 +2,7 @@ package dev.routesync.sync;
 
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.ServiceKey;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,4 +19,12 @@ public interface EndpointLookup {
    * objects are gone).
    */
   Optional<List<Endpoint>> endpointsOf(ServiceKey key);
+
+  /**
+   * When the cluster change behind the service's current objects happened: the newest {@code
+   * endpoints.kubernetes.io/last-change-trigger-time} among them, or empty when none says.
+   */
+  default Optional<Instant> triggerTimeOf(ServiceKey key) {
+    return Optional.empty();
+  }
 }

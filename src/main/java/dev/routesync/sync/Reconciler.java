@@ -2,14 +2,19 @@ package dev.routesync.sync;
 
 import dev.routesync.observe.Metrics;
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * Recomputes each service of a batch once, from the current watch caches, and publishes the result.
@@ -23,11 +28,28 @@ public final class Reconciler implements Coalescer.BatchSink {
   private final EndpointLookup lookup;
   private final TableWriter writer;
   private final Metrics metrics;
+  private final LongSupplier nanoTime;
+  private final Clock wallClock;
 
   public Reconciler(EndpointLookup lookup, TableWriter writer, Metrics metrics) {
+    this(lookup, writer, metrics, System::nanoTime, Clock.systemUTC());
+  }
+
+  /**
+   * @param nanoTime the coalescer's clock (arrival times in batches are on its scale)
+   * @param wallClock for the trigger-time annotation, which is wall-clock time
+   */
+  public Reconciler(
+      EndpointLookup lookup,
+      TableWriter writer,
+      Metrics metrics,
+      LongSupplier nanoTime,
+      Clock wallClock) {
     this.lookup = lookup;
     this.writer = writer;
     this.metrics = metrics;
+    this.nanoTime = nanoTime;
+    this.wallClock = wallClock;
   }
 
   @Override
@@ -44,8 +66,28 @@ public final class Reconciler implements Coalescer.BatchSink {
         removals.add(key);
       }
     }
-    writer.publish(upserts, removals);
+    RoutingTable before = writer.current();
+    RoutingTable after = writer.publish(upserts, removals);
     metrics.batch(batch.cause().name(), batch.keys().size(), batch.waitNanos());
-    metrics.reconciled(System.nanoTime() - start);
+    metrics.flushed(System.nanoTime() - start);
+    if (after != before) {
+      recordLatencies(batch, after.changedSince(before.version()).orElse(Set.of()));
+    }
+  }
+
+  // Only for services whose published state changed: an idempotent recompute publishes nothing,
+  // so there is no latency to speak of.
+  private void recordLatencies(Batch batch, Set<ServiceKey> changed) {
+    long now = nanoTime.getAsLong();
+    Instant wallNow = wallClock.instant();
+    for (ServiceKey key : changed) {
+      Long arrived = batch.changedAt().get(key);
+      if (arrived != null) {
+        metrics.publishLatency(now - arrived);
+      }
+      lookup
+          .triggerTimeOf(key)
+          .ifPresent(trigger -> metrics.networkProgramming(Duration.between(trigger, wallNow)));
+    }
   }
 }

@@ -28,7 +28,7 @@ class ReconcilerTest {
   private static final ServiceKey C = new ServiceKey("shop", "c");
 
   /** The "informer caches": a service is known while it has an entry. */
-  private static final class MapLookup implements EndpointLookup {
+  private static class MapLookup implements EndpointLookup {
     final Map<ServiceKey, List<Endpoint>> services = new HashMap<>();
 
     @Override
@@ -131,6 +131,47 @@ class ReconcilerTest {
     assertThat(registry.get("routesync.batches").tag("cause", "max_delay").counter().count())
         .isEqualTo(1.0);
     assertThat(registry.get("routesync.batch.size").summary().count()).isEqualTo(3);
-    assertThat(registry.get("routesync.reconcile").timer().count()).isEqualTo(3);
+    assertThat(registry.get("routesync.flush.duration").timer().count()).isEqualTo(3);
+  }
+
+  @Test
+  void recordsPublishLatencyAndNetworkProgrammingOnlyForServicesThatChanged() {
+    Instant now = Instant.parse("2024-01-01T00:00:10Z");
+    MapLookup triggered =
+        new MapLookup() {
+          @Override
+          public Optional<Instant> triggerTimeOf(ServiceKey key) {
+            return Optional.of(now.minusMillis(1500));
+          }
+        };
+    long[] nanoNow = {5_000_000_000L};
+    Reconciler timed =
+        new Reconciler(
+            triggered,
+            writer,
+            new Metrics(registry),
+            () -> nanoNow[0],
+            Clock.fixed(now, ZoneOffset.UTC));
+    triggered.services.put(A, List.of(endpoint("10.0.0.1")));
+    triggered.services.put(B, List.of(endpoint("10.0.0.2")));
+    // A arrived 30 ms before the flush; B 10 ms.
+    timed.flush(
+        new Batch(
+            Set.of(A, B),
+            30_000_000L,
+            Batch.Cause.QUIET,
+            Map.of(A, nanoNow[0] - 30_000_000L, B, nanoNow[0] - 10_000_000L)));
+    var latency = registry.get("routesync.publish.latency").timer();
+    assertThat(latency.count()).isEqualTo(2);
+    assertThat(latency.max(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(30.0);
+    var programming = registry.get("routesync.network.programming.duration").timer();
+    assertThat(programming.count()).isEqualTo(2);
+    assertThat(programming.max(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(1500.0);
+
+    // Recomputing unchanged services publishes nothing and records nothing.
+    timed.flush(
+        new Batch(Set.of(A, B), 0, Batch.Cause.QUIET, Map.of(A, nanoNow[0], B, nanoNow[0])));
+    assertThat(latency.count()).isEqualTo(2);
+    assertThat(programming.count()).isEqualTo(2);
   }
 }
