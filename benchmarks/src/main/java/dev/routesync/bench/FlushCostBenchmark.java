@@ -68,7 +68,8 @@ public class FlushCostBenchmark {
       Map<ServiceKey, List<Endpoint>> batch = new HashMap<>();
       for (int i = 0; i < k; i++) {
         int service = (int) ((long) i * n / k);
-        batch.put(Tables.key(service), Tables.endpoints(service, endpointsPerService, generation + 1));
+        batch.put(
+            Tables.key(service), Tables.endpoints(service, endpointsPerService, generation + 1));
       }
       batches[generation] = batch;
     }

@@ -1,0 +1,194 @@
+package dev.routesync.bench;
+
+import dev.routesync.api.v1.ResolveRequest;
+import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.observe.Metrics;
+import dev.routesync.serve.FloorServer;
+import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableWriter;
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The serving floor: latency of a gRPC {@code Resolve} over the agent's Unix socket against a no-op
+ * unary method on the same server, socket, connection and client. The no-op ({@code
+ * routesync.v1.Registry/Noop}, see {@link FloorServer}) takes the same {@code ResolveRequest} and
+ * answers an empty {@code ServiceEndpoints} after the request has ended, so it is what any unary
+ * call over this socket costs: grpc-java client, HTTP/2 over the socket, Vert.x HTTP server and
+ * gRPC server, the agent's dispatch. The target is that Resolve's p50 is within 1.5x of the floor's
+ * p50: serving should cost little next to the transport a sidecar pays anyway.
+ *
+ * <p>The table holds 10,000 services of 25 endpoints ({@link Tables}); each call resolves a random
+ * one, so lookups do not stay in one cache line. A Resolve answer for 25 endpoints is about 2 KB
+ * (1,748 bytes here; the setup prints it), so Resolve minus the floor is the name validation and
+ * the table lookup, building the protobuf message for 25 endpoints (in {@code ProtoMapping}) and
+ * serializing it, the request metric, and moving and parsing ~2 KB instead of an empty message on
+ * the wire and in the client.
+ *
+ * <p>The server is set up as the agent sets it up: Vert.x with the native transport and Micrometer
+ * metrics on a Prometheus registry ({@code -p vertxMetrics=false} turns the Vert.x metrics off, to
+ * see what they add to every call), {@code ApiServer}'s HTTP/2 and gRPC options. The client is
+ * grpc-java with Netty's epoll transport, blocking unary calls with a 10 s deadline, from one
+ * thread, as in the tests' {@code GrpcJavaClient}. Sample time mode, so JMH prints p50, p90, p99 of
+ * both methods; compare the {@code p0.50} rows. Each call hands off between three threads (the
+ * caller, grpc-java's event loop, the Vert.x event loop), so the figures mean something only on an
+ * otherwise idle machine.
+ *
+ * <pre>
+ * java -jar benchmarks/target/benchmarks.jar ServingFloorBenchmark -f 1 -wi 3 -i 5
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 5)
+@Measurement(iterations = 5, time = 5)
+@Fork(1)
+@Threads(1)
+public class ServingFloorBenchmark {
+
+  static final int SERVICES = 10_000;
+  static final int ENDPOINTS_PER_SERVICE = 25;
+
+  static final MethodDescriptor<ResolveRequest, ServiceEndpoints> RESOLVE = unary("Resolve");
+  static final MethodDescriptor<ResolveRequest, ServiceEndpoints> NOOP = unary("Noop");
+
+  /** Vert.x Micrometer metrics, as the agent runs them. */
+  @Param({"true"})
+  boolean vertxMetrics;
+
+  private Vertx vertx;
+  private Path dir;
+  private FloorServer server;
+  private EpollEventLoopGroup group;
+  private ManagedChannel channel;
+  private ResolveRequest[] requests;
+
+  private static MethodDescriptor<ResolveRequest, ServiceEndpoints> unary(String method) {
+    return MethodDescriptor.<ResolveRequest, ServiceEndpoints>newBuilder()
+        .setType(MethodDescriptor.MethodType.UNARY)
+        .setFullMethodName("routesync.v1.Registry/" + method)
+        .setRequestMarshaller(ProtoUtils.marshaller(ResolveRequest.getDefaultInstance()))
+        .setResponseMarshaller(ProtoUtils.marshaller(ServiceEndpoints.getDefaultInstance()))
+        .build();
+  }
+
+  @Setup(Level.Trial)
+  public void setUp() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    VertxOptions options = new VertxOptions().setPreferNativeTransport(true);
+    var builder = Vertx.builder();
+    if (vertxMetrics) {
+      options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true));
+      builder.withMetrics(new MicrometerMetricsFactory(registry));
+    }
+    vertx = builder.with(options).build();
+    if (!vertx.isNativeTransportEnabled()) {
+      throw new IllegalStateException(
+          "no native transport", vertx.unavailableNativeTransportCause());
+    }
+    TableWriter table = new TableWriter(Clock.systemUTC(), RoutingTable.DEFAULT_DELTA_LOG_CAPACITY);
+    table.publish(Tables.services(SERVICES, ENDPOINTS_PER_SERVICE), List.of());
+
+    dir = Files.createTempDirectory("routesync-floor");
+    server = new FloorServer(vertx, table, new Metrics(registry), dir.resolve("api.sock"));
+    server.listen().await(10, TimeUnit.SECONDS);
+
+    group = new EpollEventLoopGroup(1);
+    channel =
+        NettyChannelBuilder.forAddress(new DomainSocketAddress(server.socketPath().toString()))
+            .eventLoopGroup(group)
+            .channelType(EpollDomainSocketChannel.class)
+            .overrideAuthority("localhost") // without it Vert.x resets the stream
+            .usePlaintext()
+            .build();
+
+    requests = new ResolveRequest[SERVICES];
+    for (int i = 0; i < SERVICES; i++) {
+      ServiceKey key = Tables.key(i);
+      requests[i] =
+          ResolveRequest.newBuilder().setNamespace(key.namespace()).setName(key.name()).build();
+    }
+
+    // Both methods answer what they should, before anything is measured.
+    ServiceEndpoints resolved = call(RESOLVE, requests[SERVICES / 2]);
+    if (resolved.getEndpointsCount() != ENDPOINTS_PER_SERVICE) {
+      throw new IllegalStateException("Resolve answered " + resolved);
+    }
+    ServiceEndpoints empty = call(NOOP, requests[SERVICES / 2]);
+    if (!empty.equals(ServiceEndpoints.getDefaultInstance())) {
+      throw new IllegalStateException("Noop answered " + empty);
+    }
+    System.out.printf(
+        "%nResolve answer: %d bytes for %d endpoints%n",
+        resolved.getSerializedSize(), resolved.getEndpointsCount());
+  }
+
+  private ServiceEndpoints call(
+      MethodDescriptor<ResolveRequest, ServiceEndpoints> method, ResolveRequest request) {
+    return ClientCalls.blockingUnaryCall(
+        channel, method, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), request);
+  }
+
+  private ResolveRequest anyService() {
+    return requests[ThreadLocalRandom.current().nextInt(SERVICES)];
+  }
+
+  @Benchmark
+  public ServiceEndpoints resolve() {
+    return call(RESOLVE, anyService());
+  }
+
+  @Benchmark
+  public ServiceEndpoints noop() {
+    return call(NOOP, anyService());
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws Exception {
+    channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+    server.close().await(10, TimeUnit.SECONDS);
+    vertx.close().await(10, TimeUnit.SECONDS);
+    try (var files = Files.list(dir)) {
+      for (Path file : files.toList()) {
+        Files.deleteIfExists(file);
+      }
+    }
+    Files.deleteIfExists(dir);
+  }
+}
