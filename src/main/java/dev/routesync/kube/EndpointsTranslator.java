@@ -84,7 +84,7 @@ public final class EndpointsTranslator {
               canonical,
               shared,
               null,
-              address.getNodeName(),
+              SliceTranslator.shared(address.getNodeName()),
               SliceTranslator.podName(address.getTargetRef()),
               true,
               true,

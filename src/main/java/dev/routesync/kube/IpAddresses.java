@@ -11,27 +11,35 @@ final class IpAddresses {
 
   /** Dotted quad, four decimal octets 0-255 without leading zeros (as the API server requires). */
   static boolean isIpv4(String text) {
+    // A hand-rolled scan: this runs for every endpoint of every recomputed service.
     if (text == null || text.isEmpty() || text.length() > 15) {
       return false;
     }
-    String[] parts = text.split("\\.", -1);
-    if (parts.length != 4) {
-      return false;
-    }
-    for (String part : parts) {
-      if (part.isEmpty() || part.length() > 3 || (part.length() > 1 && part.charAt(0) == '0')) {
-        return false;
-      }
-      for (int i = 0; i < part.length(); i++) {
-        if (!Character.isDigit(part.charAt(i)) || part.charAt(i) > '9') {
+    int octets = 0;
+    int value = 0;
+    int digits = 0;
+    for (int i = 0; i <= text.length(); i++) {
+      char c = i == text.length() ? '.' : text.charAt(i);
+      if (c == '.') {
+        if (digits == 0 || value > 255) {
           return false;
         }
-      }
-      if (Integer.parseInt(part) > 255) {
+        octets++;
+        value = 0;
+        digits = 0;
+      } else if (c >= '0' && c <= '9') {
+        if (digits > 0 && value == 0) {
+          return false; // leading zero
+        }
+        value = value * 10 + (c - '0');
+        if (++digits > 3) {
+          return false;
+        }
+      } else {
         return false;
       }
     }
-    return true;
+    return octets == 4;
   }
 
   static boolean isIpv6(String text) {

@@ -101,8 +101,8 @@ public final class SliceTranslator {
           new Endpoint(
               canonical,
               ports.get(),
-              endpoint.getZone(),
-              endpoint.getNodeName(),
+              shared(endpoint.getZone()),
+              shared(endpoint.getNodeName()),
               podName(endpoint.getTargetRef()),
               ready,
               serving,
@@ -129,6 +129,16 @@ public final class SliceTranslator {
     result.sort(null);
     // One list shared by every endpoint of the slice.
     return Optional.of(List.copyOf(result));
+  }
+
+  /**
+   * One instance per distinct zone or node name. There are a handful of zones and at most a few
+   * thousand nodes, but one copy per endpoint (as JSON decoding makes them) was the largest part of
+   * the table's memory. JVM-interned strings are collected once unused, so node churn does not
+   * leak.
+   */
+  static String shared(String text) {
+    return text == null ? null : text.intern();
   }
 
   static String podName(ObjectReference ref) {

@@ -7,7 +7,12 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -22,6 +27,9 @@ import java.util.function.LongSupplier;
 public final class Metrics {
 
   private final MeterRegistry registry;
+  // Tagged counters by name and tag values: registering looks the meter up in the registry, which
+  // is too slow for a call per watch event.
+  private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
   private final DistributionSummary batchSize;
   private final Timer debounceWait;
   private final Timer flush;
@@ -121,18 +129,22 @@ public final class Metrics {
 
   /** A watch event, by resource kind and event type (added, updated, deleted). */
   public void watchEvent(String kind, String type) {
-    Counter.builder("routesync.events")
-        .description("Watch events received, by resource kind and event type")
-        .tags("kind", kind, "type", type)
-        .register(registry)
+    counter(
+            "routesync.events",
+            "Watch events received, by resource kind and event type",
+            "kind",
+            kind,
+            "type",
+            type)
         .increment();
   }
 
   public void batch(String cause, int size, long waitNanos) {
-    Counter.builder("routesync.batches")
-        .description("Batches flushed, by what triggered the flush")
-        .tag("cause", cause.toLowerCase(Locale.ROOT))
-        .register(registry)
+    counter(
+            "routesync.batches",
+            "Batches flushed, by what triggered the flush",
+            "cause",
+            cause.toLowerCase(Locale.ROOT))
         .increment();
     batchSize.record(size);
     debounceWait.record(waitNanos, TimeUnit.NANOSECONDS);
@@ -170,18 +182,20 @@ public final class Metrics {
   }
 
   public void relist(String reason) {
-    Counter.builder("routesync.relists")
-        .description("Full relists of the watched resources, by reason")
-        .tag("reason", reason)
-        .register(registry)
+    counter(
+            "routesync.relists",
+            "Full relists of the watched resources, by reason",
+            "reason",
+            reason)
         .increment();
   }
 
   public void skipped(String reason) {
-    Counter.builder("routesync.objects.skipped")
-        .description("Malformed objects or parts skipped during translation, by reason")
-        .tag("reason", reason)
-        .register(registry)
+    counter(
+            "routesync.objects.skipped",
+            "Malformed objects or parts skipped during translation, by reason",
+            "reason",
+            reason)
         .increment();
   }
 
@@ -200,24 +214,36 @@ public final class Metrics {
    * {@code reset} when it fell out of the delta log and got a full snapshot.
    */
   public void watchLagged(String how) {
-    Counter.builder("routesync.watch.lagged")
-        .description("Watch messages that caught a slow subscriber up, by how")
-        .tag("how", how)
-        .register(registry)
+    counter(
+            "routesync.watch.lagged",
+            "Watch messages that caught a slow subscriber up, by how",
+            "how",
+            how)
         .increment();
   }
 
   /** A finished gRPC call, by method and status code name. */
   public void grpcRequest(String method, String status) {
-    Counter.builder("routesync.grpc.requests")
-        .description("gRPC calls by method and final status")
-        .tags("method", method, "status", status)
-        .register(registry)
+    counter(
+            "routesync.grpc.requests",
+            "gRPC calls by method and final status",
+            "method",
+            method,
+            "status",
+            status)
         .increment();
   }
 
   public void apiConnected(boolean connected) {
     apiConnected.set(connected ? 1 : 0);
+  }
+
+  private Counter counter(String name, String description, String... tags) {
+    List<String> key = new ArrayList<>(tags.length + 1);
+    key.add(name);
+    key.addAll(Arrays.asList(tags));
+    return counters.computeIfAbsent(
+        key, k -> Counter.builder(name).description(description).tags(tags).register(registry));
   }
 
   private static Duration millis(long millis) {

@@ -1,11 +1,17 @@
 package dev.routesync.bench;
 
+import dev.routesync.kube.SliceTranslator;
 import dev.routesync.table.Endpoint;
-import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableWriter;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPortBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -167,33 +173,61 @@ public class MemoryBenchmark {
       int app = s / NAMESPACES;
       String name = APPS[app % APPS.length] + "-" + ROLES[app / APPS.length % ROLES.length];
       ServiceKey key = new ServiceKey(decoded("team-" + s % NAMESPACES), decoded(name));
-      // One slice per service (25 endpoints fit in one): its ports are parsed once and the
-      // translator shares the list between the slice's endpoints.
-      List<Port> ports = new ArrayList<>();
-      ports.add(new Port(decoded("http"), 8080, decoded("TCP")));
+      // One slice per service (25 endpoints fit in one), decoded strings throughout, translated
+      // by the agent's own translator: what the table holds is exactly what the agent would keep.
+      List<EndpointPort> ports = new ArrayList<>();
+      ports.add(
+          new EndpointPortBuilder()
+              .withName(decoded("http"))
+              .withPort(8080)
+              .withProtocol(decoded("TCP"))
+              .build());
       if (s % 3 == 0) {
-        ports.add(new Port(decoded("metrics"), 9090, decoded("TCP")));
+        ports.add(
+            new EndpointPortBuilder()
+                .withName(decoded("metrics"))
+                .withPort(9090)
+                .withProtocol(decoded("TCP"))
+                .build());
       }
-      ports.sort(null);
-      ports = List.copyOf(ports);
       String replicaSet = name + "-" + generated(random, 10) + "-";
-      List<Endpoint> endpoints = new ArrayList<>(ENDPOINTS_PER_SERVICE);
+      List<io.fabric8.kubernetes.api.model.discovery.v1.Endpoint> sliceEndpoints =
+          new ArrayList<>();
       for (int e = 0; e < ENDPOINTS_PER_SERVICE; e++) {
         // A bijection on [0, 2^18): distinct, scattered addresses in 10.64.0.0/14.
         int host = (address++ * 0x9E3B) & 0x3FFFF;
         String ip = "10." + (64 + (host >> 16)) + "." + ((host >> 8) & 255) + "." + (host & 255);
         int node = random.nextInt(NODES);
-        endpoints.add(
-            new Endpoint(
-                ip,
-                ports,
-                decoded(ZONES[node % ZONES.length]),
-                decoded(nodes[node]),
-                replicaSet + generated(random, 5),
-                true,
-                true,
-                false));
+        sliceEndpoints.add(
+            new EndpointBuilder()
+                .withAddresses(ip)
+                .withZone(decoded(ZONES[node % ZONES.length]))
+                .withNodeName(decoded(nodes[node]))
+                .withTargetRef(
+                    new ObjectReferenceBuilder()
+                        .withKind(decoded("Pod"))
+                        .withName(replicaSet + generated(random, 5))
+                        .build())
+                .withNewConditions()
+                .withReady(true)
+                .withServing(true)
+                .withTerminating(false)
+                .endConditions()
+                .build());
       }
+      EndpointSlice slice =
+          new EndpointSliceBuilder()
+              .withNewMetadata()
+              .withNamespace(key.namespace())
+              .withName(decoded(name + "-" + generated(random, 5)))
+              .addToLabels("kubernetes.io/service-name", key.name())
+              .endMetadata()
+              .withAddressType(decoded("IPv4"))
+              .withPorts(ports)
+              .withEndpoints(sliceEndpoints)
+              .build();
+      List<Endpoint> endpoints =
+          new ArrayList<>(SliceTranslator.translate(List.of(slice)).endpoints());
       endpoints.sort(null);
       batch.put(key, endpoints);
       if (batch.size() == MAX_BATCH) {
