@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# A short run of every benchmark, writing JMH JSON under benchmarks/results/. It proves they run;
+# it is not a timing gate (2 noisy cores). Needs benchmarks/target/benchmarks.jar.
+set -euo pipefail
+cd "$(dirname "$0")"
+mkdir -p results
+jar=target/benchmarks.jar
+short=(-f 1 -wi 1 -i 1 -w 1s -r 1s)
+
+run() {
+  local name=$1
+  shift
+  echo "== smoke: $name"
+  java -jar "$jar" "$name" "$@" -rf json -rff "results/smoke-$name.json"
+}
+
+run FlushCostBenchmark "${short[@]}" -p n=1000,10000 -p k=1,100
+run CoalescingBenchmark -f 1 -wi 0 -i 1 -r 1s -p services=1000
+run ReadsNeverWaitBenchmark "${short[@]}"
+run MemoryBenchmark
+run ServingFloorBenchmark "${short[@]}"
+run EndToEndChurnBenchmark -f 1 -wi 0 -i 1 -p rate=0,1000 -p seconds=1
+echo "smoke: every benchmark ran; results in benchmarks/results/"
