@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The full run whose figures the README reports: every benchmark with its own defaults, one after
+# the other on an otherwise idle machine. About 10 minutes on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")"
+mkdir -p results
+stamp=$(date -u +%Y-%m-%d)
+for name in FlushCostBenchmark CoalescingBenchmark ReadsNeverWaitBenchmark MemoryBenchmark \
+    ServingFloorBenchmark EndToEndChurnBenchmark; do
+  echo "== $name"
+  java -jar target/benchmarks.jar "$name" -rf json -rff "results/$stamp-$name.json"
+done
