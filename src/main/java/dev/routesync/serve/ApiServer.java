@@ -54,6 +54,22 @@ public final class ApiServer {
       Path socketPath,
       Optional<InetSocketAddress> tcpAddress,
       boolean reflection) {
+    this(vertx, table, metrics, readiness, socketPath, tcpAddress, reflection, grpc -> {});
+  }
+
+  /**
+   * As the public constructor, with {@code extraBindings} applied to the gRPC server last: for the
+   * serving benchmark's no-op method, so it measures this exact stack.
+   */
+  ApiServer(
+      Vertx vertx,
+      TableView table,
+      Metrics metrics,
+      Readiness readiness,
+      Path socketPath,
+      Optional<InetSocketAddress> tcpAddress,
+      boolean reflection,
+      java.util.function.Consumer<GrpcServer> extraBindings) {
     this.vertx = vertx;
     this.tcpAddress = tcpAddress;
     this.hub = new WatchHub(metrics);
@@ -70,6 +86,7 @@ public final class ApiServer {
     if (reflection) {
       grpc.addService(ReflectionService.v1());
     }
+    extraBindings.accept(grpc);
     Router router = new HttpApi(table).router(vertx);
     this.handler =
         request -> {

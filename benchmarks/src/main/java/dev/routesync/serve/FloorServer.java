@@ -7,21 +7,14 @@ import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
 import dev.routesync.table.TableView;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.Http2Settings;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.http.HttpServerRequest;
-import io.vertx.ext.web.Router;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.ServiceMethod;
-import io.vertx.grpc.health.HealthService;
-import io.vertx.grpc.reflection.ReflectionService;
 import io.vertx.grpc.server.GrpcServer;
-import io.vertx.grpc.server.GrpcServerOptions;
 import io.vertx.grpc.server.GrpcServerRequest;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Benchmarks only: the agent's serving stack on a Unix socket, built as {@link ApiServer} builds
@@ -31,9 +24,8 @@ import java.nio.file.Path;
  * {@link GrpcServer} (same options, same services: the real {@link RegistryGrpc}, health and
  * reflection), so the difference between the two is only what Resolve itself does.
  *
- * <p>It lives in {@code dev.routesync.serve} because {@link RegistryGrpc} is package-private and
- * {@link ApiServer} cannot take an extra method. Keep it in step with {@link ApiServer}'s
- * constructor.
+ * <p>It lives in {@code dev.routesync.serve} to reach {@link ApiServer}'s package-private
+ * constructor that binds extra methods: the stack measured is exactly the agent's.
  */
 public final class FloorServer {
 
@@ -45,40 +37,23 @@ public final class FloorServer {
           GrpcMessageEncoder.encoder(),
           GrpcMessageDecoder.decoder(ResolveRequest.newBuilder()));
 
-  private final SocketServer socket;
+  private final ApiServer server;
 
   public FloorServer(Vertx vertx, TableView table, Metrics metrics, Path socketPath) {
     Readiness readiness = new Readiness();
     readiness.socketListening(true);
     readiness.initialSyncDone();
-    // As ApiServer, plus the no-op method.
-    GrpcServer grpc =
-        GrpcServer.server(
+    // The agent's own serving stack, plus the no-op method.
+    server =
+        new ApiServer(
             vertx,
-            new GrpcServerOptions()
-                .setMaxMessageSize(ApiServer.MAX_REQUEST_BYTES)
-                .setScheduleDeadlineAutomatically(true));
-    grpc.addService(new RegistryGrpc(table, new WatchHub(metrics), metrics));
-    grpc.addService(
-        HealthService.create(vertx)
-            .register(ApiServer.HEALTH_SERVICE, () -> Future.succeededFuture(readiness.isReady())));
-    grpc.addService(ReflectionService.v1());
-    grpc.callHandler(NOOP, FloorServer::noop);
-    Router router = new HttpApi(table).router(vertx);
-    Handler<HttpServerRequest> handler =
-        request -> {
-          String type = request.getHeader("content-type");
-          if (type != null && type.startsWith("application/grpc")) {
-            grpc.handle(request);
-          } else {
-            router.handle(request);
-          }
-        };
-    HttpServerOptions options =
-        new HttpServerOptions()
-            .setInitialSettings(
-                new Http2Settings().setMaxConcurrentStreams(ApiServer.MAX_CONCURRENT_STREAMS));
-    this.socket = new SocketServer(vertx, socketPath, handler, options, connection -> {});
+            table,
+            metrics,
+            readiness,
+            socketPath,
+            Optional.empty(),
+            true,
+            grpc -> grpc.callHandler(NOOP, FloorServer::noop));
   }
 
   // Like RegistryGrpc.resolve: answer only after the request has ended.
@@ -87,14 +62,14 @@ public final class FloorServer {
   }
 
   public Future<Void> listen() {
-    return socket.listen();
+    return server.listen();
   }
 
   public Path socketPath() {
-    return socket.path();
+    return server.socketPath();
   }
 
   public Future<Void> close() {
-    return socket.close();
+    return server.shutdown(java.time.Duration.ZERO);
   }
 }
