@@ -1,0 +1,46 @@
+# syntax=docker/dockerfile:1
+# routesync container image: build with Maven, a jlinked Java runtime, a distroless non-root base.
+#
+#   docker build -t routesync:0.1.0-SNAPSHOT .
+#
+# linux/amd64 only, on purpose: the build downloads protoc for linux-x86_64 and the jar carries
+# Netty's linux-x86_64 epoll library, so every stage is pinned to amd64 (the runtime made in one
+# stage must match the base of the next).
+
+# ---- 1. build: the all-in-one jar ----------------------------------------------------------
+FROM --platform=linux/amd64 maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /src
+# Dependencies first, in their own layer, so a source change does not download the world again.
+# generate-sources on the .proto files also fetches what dependency:go-offline cannot see: protoc
+# (linux-x86_64), the Vert.x protoc plugin and google-java-format (spotless runs in validate).
+COPY pom.xml .
+COPY src/main/proto src/main/proto
+RUN mvn -B -q dependency:go-offline generate-sources
+COPY src/main src/main
+RUN mvn -B -q package -DskipTests
+
+# ---- 2. jre: only the modules the agent needs (the same script CI runs) --------------------
+FROM build AS jre
+COPY scripts/jlink-runtime.sh scripts/jlink-runtime.sh
+RUN bash scripts/jlink-runtime.sh target/routesync.jar /opt/jre
+
+# ---- 3. runtime ----------------------------------------------------------------------------
+# glibc (Netty's native epoll transport needs it) plus zlib and libgcc for the JVM, no shell, no
+# package manager: distroless's base for a jlinked JRE. (debian:12-slim also works, at ~75 MB.)
+FROM --platform=linux/amd64 gcr.io/distroless/java-base-debian12:nonroot
+COPY --from=jre /opt/jre /opt/jre
+COPY --from=build /src/target/routesync.jar /app/routesync.jar
+# distroless's nonroot user; the DaemonSet's hostPath socket directory is chowned to this UID.
+USER 65532:65532
+# Admin listener: /healthz, /readyz, /metrics. The sidecar API is the Unix socket, not a port.
+EXPOSE 9464
+# Exec form, no shell: the JVM is PID 1 and receives kubelet's SIGTERM itself, so the agent drains
+# (readiness off, GOAWAY, Watch streams ended OK, socket removed) and exits 0. A shell-form
+# ENTRYPOINT (`sh -c "java ..."`) makes the shell PID 1; it does not forward SIGTERM, the JVM never
+# hears it, and the pod is SIGKILLed at the end of its grace period with its streams reset, as
+# the draining seed describes.
+# Container-aware memory: the heap follows the cgroup limit (75% leaves room for metaspace, thread
+# stacks and Netty's direct buffers), and an OutOfMemoryError ends the process so Kubernetes
+# restarts it instead of leaving a half-working agent.
+ENTRYPOINT ["/opt/jre/bin/java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/routesync.jar"]
+CMD ["agent"]
