@@ -1,0 +1,648 @@
+package dev.routesync.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.routesync.config.AgentOptions;
+import dev.routesync.config.Durations;
+import io.fabric8.kubernetes.api.model.Capabilities;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.EnvFromSource;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HTTPGetAction;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SeccompProfile;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.RollingUpdateDaemonSet;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * Renders {@code daemonset/} with {@code kubectl kustomize} and holds the install's invariants on
+ * fabric8's typed model: what the README and the issue promise a platform team (non-root, read-only
+ * root, least-privilege RBAC, probes on the configured admin port, a grace period above the
+ * shutdown timeout, a configuration the agent accepts).
+ *
+ * <p>Without {@code kubectl} on the PATH the tests are skipped, unless {@code
+ * ROUTESYNC_REQUIRE_KUBECTL=true}, which turns a missing kubectl into a failure.
+ */
+class DaemonsetManifestsTest {
+
+  private static final Duration RENDER_TIMEOUT = Duration.ofSeconds(60);
+  private static final String NAMESPACE = "routesync";
+  private static final String SOCKET_DIR = "/var/run/routesync";
+  private static final long AGENT_UID = 65532;
+  private static final long SOCKET_GROUP = 65533;
+
+  private static final Pattern ENV_NAME = Pattern.compile("\\$\\{env:(ROUTESYNC_[A-Z_]+)");
+
+  private static Path kubectl;
+  private static final Map<String, List<HasMetadata>> RENDERED = new ConcurrentHashMap<>();
+
+  @BeforeAll
+  static void findKubectl() {
+    kubectl = onPath("kubectl");
+    if (kubectl == null) {
+      if ("true".equalsIgnoreCase(System.getenv("ROUTESYNC_REQUIRE_KUBECTL"))) {
+        fail(
+            "\n\n*** kubectl NOT FOUND on PATH, and ROUTESYNC_REQUIRE_KUBECTL=true: the daemonset/"
+                + " manifests CANNOT be validated. Install kubectl (kustomize v5) or unset"
+                + " ROUTESYNC_REQUIRE_KUBECTL. PATH="
+                + System.getenv("PATH")
+                + " ***\n");
+      }
+      Assumptions.assumeTrue(false, "kubectl not found: manifest validation skipped");
+    }
+  }
+
+  // ---- the agent's pod -------------------------------------------------------------------------
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void mainContainerIsNonRootReadOnlyWithoutCapabilities(String dir) {
+    Install install = install(dir);
+    Container agent = install.agent();
+    SecurityContext sc = agent.getSecurityContext();
+    PodSecurityContext pod = install.pod().getSecurityContext();
+
+    assertThat(sc).as("agent securityContext").isNotNull();
+    assertThat(firstNonNull(sc.getRunAsNonRoot(), pod.getRunAsNonRoot())).isTrue();
+    assertThat(firstNonNull(sc.getRunAsUser(), pod.getRunAsUser())).isEqualTo(AGENT_UID);
+    assertThat(firstNonNull(sc.getRunAsGroup(), pod.getRunAsGroup())).isEqualTo(AGENT_UID);
+    assertThat(sc.getReadOnlyRootFilesystem()).isTrue();
+    assertThat(sc.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(sc.getPrivileged()).isNotEqualTo(Boolean.TRUE);
+    Capabilities caps = sc.getCapabilities();
+    assertThat(caps.getDrop()).containsExactly("ALL");
+    assertThat(caps.getAdd()).isNullOrEmpty();
+    SeccompProfile seccomp = firstNonNull(sc.getSeccompProfile(), pod.getSeccompProfile());
+    assertThat(seccomp.getType()).isEqualTo("RuntimeDefault");
+
+    // runAsNonRoot false is allowed in the init container only.
+    assertThat(install.pod().getContainers())
+        .allSatisfy(
+            c ->
+                assertThat(
+                        firstNonNull(
+                            c.getSecurityContext() == null
+                                ? null
+                                : c.getSecurityContext().getRunAsNonRoot(),
+                            pod.getRunAsNonRoot()))
+                    .as("runAsNonRoot of container %s", c.getName())
+                    .isTrue());
+    assertThat(install.pod().getHostNetwork()).isNotEqualTo(Boolean.TRUE);
+    assertThat(install.pod().getHostPID()).isNotEqualTo(Boolean.TRUE);
+    assertThat(install.pod().getHostIPC()).isNotEqualTo(Boolean.TRUE);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void probesHitRealPathsOnTheConfiguredAdminPort(String dir) {
+    Install install = install(dir);
+    Container agent = install.agent();
+    int adminPort = Integer.parseInt(install.config("ROUTESYNC_ADMIN_PORT").trim());
+
+    assertProbe(agent, agent.getStartupProbe(), "/readyz", adminPort);
+    assertProbe(agent, agent.getReadinessProbe(), "/readyz", adminPort);
+    assertProbe(agent, agent.getLivenessProbe(), "/healthz", adminPort);
+    // /healthz waits up to 5 s for the sync loop before answering 503: a shorter probe timeout
+    // would turn a slow answer into a kill.
+    assertThat(agent.getLivenessProbe().getTimeoutSeconds()).isGreaterThan(5);
+  }
+
+  private static void assertProbe(Container agent, Probe probe, String path, int adminPort) {
+    assertThat(probe).as("probe for %s", path).isNotNull();
+    HTTPGetAction get = probe.getHttpGet();
+    assertThat(get).as("httpGet probe for %s", path).isNotNull();
+    assertThat(get.getPath()).isEqualTo(path);
+    IntOrString port = get.getPort();
+    int number;
+    if (port.getStrVal() != null) {
+      ContainerPort named =
+          agent.getPorts().stream()
+              .filter(p -> port.getStrVal().equals(p.getName()))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new AssertionError(
+                          "probe port '" + port.getStrVal() + "' names no containerPort"));
+      number = named.getContainerPort();
+    } else {
+      number = port.getIntVal();
+    }
+    assertThat(number).as("probe %s port vs ROUTESYNC_ADMIN_PORT", path).isEqualTo(adminPort);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void adminPortIsNamedAdmin(String dir) {
+    Install install = install(dir);
+    int adminPort = Integer.parseInt(install.config("ROUTESYNC_ADMIN_PORT").trim());
+    assertThat(install.agent().getPorts())
+        .anySatisfy(
+            p -> {
+              assertThat(p.getName()).isEqualTo("admin");
+              assertThat(p.getContainerPort()).isEqualTo(adminPort);
+            });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void gracePeriodExceedsShutdownTimeout(String dir) {
+    Install install = install(dir);
+    Duration shutdown = Durations.parse(install.config("ROUTESYNC_SHUTDOWN_TIMEOUT"));
+    Long grace = install.pod().getTerminationGracePeriodSeconds();
+    assertThat(grace).as("terminationGracePeriodSeconds").isNotNull();
+    assertThat(Duration.ofSeconds(grace)).isGreaterThan(shutdown);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void socketDirectoryIsTheHostPathAndTheSocketsParent(String dir) {
+    Install install = install(dir);
+    String socketDir = Path.of(install.config("ROUTESYNC_SOCKET")).getParent().toString();
+    assertThat(socketDir).isEqualTo(SOCKET_DIR);
+
+    VolumeMount mount =
+        install.agent().getVolumeMounts().stream()
+            .filter(m -> m.getMountPath().equals(socketDir))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("nothing mounted at " + socketDir));
+    Volume volume = install.volume(mount.getName());
+    assertThat(volume.getHostPath()).as("volume %s", volume.getName()).isNotNull();
+    assertThat(volume.getHostPath().getPath()).isEqualTo(SOCKET_DIR);
+    assertThat(volume.getHostPath().getType()).isEqualTo("DirectoryOrCreate");
+    assertThat(mount.getReadOnly()).isNotEqualTo(Boolean.TRUE);
+
+    // The read-only root needs a writable /tmp.
+    VolumeMount tmp =
+        install.agent().getVolumeMounts().stream()
+            .filter(m -> m.getMountPath().equals("/tmp"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("nothing mounted at /tmp"));
+    assertThat(install.volume(tmp.getName()).getEmptyDir()).isNotNull();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void initContainerOnlyChownsTheSocketDirectory(String dir) {
+    Install install = install(dir);
+    List<Container> inits = install.pod().getInitContainers();
+    assertThat(inits).hasSize(1);
+    Container init = inits.get(0);
+    SecurityContext sc = init.getSecurityContext();
+    assertThat(sc.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(new TreeSet<>(sc.getCapabilities().getAdd())).containsExactly("CHOWN", "FOWNER");
+    assertThat(sc.getCapabilities().getAdd()).doesNotHaveDuplicates();
+    assertThat(sc.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(sc.getPrivileged()).isNotEqualTo(Boolean.TRUE);
+    assertThat(sc.getReadOnlyRootFilesystem()).isTrue();
+    String script = String.join(" ", init.getCommand()) + " " + String.join(" ", init.getArgs());
+    assertThat(script)
+        .contains("chown " + AGENT_UID + ":" + SOCKET_GROUP + " " + SOCKET_DIR)
+        .contains("chmod 2750 " + SOCKET_DIR);
+    assertThat(init.getVolumeMounts())
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.getMountPath()).isEqualTo(SOCKET_DIR);
+              assertThat(install.volume(m.getName()).getHostPath().getPath()).isEqualTo(SOCKET_DIR);
+            });
+    // The init container must be in the socket group, or chmod silently drops the setgid bit.
+    assertThat(install.pod().getSecurityContext().getSupplementalGroups()).contains(SOCKET_GROUP);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void schedulingAndRollout(String dir) {
+    Install install = install(dir);
+    PodSpec pod = install.pod();
+    assertThat(pod.getPriorityClassName()).isEqualTo("system-node-critical");
+    assertThat(pod.getTolerations())
+        .as("a toleration of every taint")
+        .anySatisfy(
+            (Toleration t) -> {
+              assertThat(t.getOperator()).isEqualTo("Exists");
+              assertThat(t.getKey()).isNullOrEmpty();
+              assertThat(t.getEffect()).isNullOrEmpty();
+            });
+
+    assertThat(install.daemonSet().getSpec().getUpdateStrategy().getType())
+        .isEqualTo("RollingUpdate");
+    RollingUpdateDaemonSet rolling =
+        install.daemonSet().getSpec().getUpdateStrategy().getRollingUpdate();
+    assertThat(intOrString(rolling.getMaxSurge())).isEqualTo("0");
+    assertThat(intOrString(rolling.getMaxUnavailable())).isEqualTo("10%");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void resourcesRequestMemoryAndCpuWithoutCpuLimit(String dir) {
+    var resources = install(dir).agent().getResources();
+    assertThat(resources.getRequests())
+        .containsOnlyKeys("cpu", "memory")
+        .satisfies(
+            r -> {
+              assertQuantity(r.get("cpu"), "50m");
+              assertQuantity(r.get("memory"), "192Mi");
+            });
+    assertThat(resources.getLimits()).containsOnlyKeys("memory");
+    assertQuantity(resources.getLimits().get("memory"), "256Mi");
+  }
+
+  private static void assertQuantity(Quantity actual, String expected) {
+    assertThat(Quantity.getAmountInBytes(actual))
+        .as("%s vs %s", actual, expected)
+        .isEqualByComparingTo(Quantity.getAmountInBytes(new Quantity(expected)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void downwardApiAndConfigMap(String dir) {
+    Install install = install(dir);
+    Container agent = install.agent();
+    Map<String, String> fieldRefs = new TreeMap<>();
+    for (EnvVar env : agent.getEnv()) {
+      if (env.getValueFrom() != null && env.getValueFrom().getFieldRef() != null) {
+        fieldRefs.put(env.getName(), env.getValueFrom().getFieldRef().getFieldPath());
+      }
+    }
+    assertThat(fieldRefs)
+        .containsEntry("NODE_NAME", "spec.nodeName")
+        .containsEntry("POD_NAME", "metadata.name")
+        .containsEntry("POD_NAMESPACE", "metadata.namespace");
+
+    assertThat(agent.getEnvFrom())
+        .extracting(EnvFromSource::getConfigMapRef)
+        .filteredOn(Objects::nonNull)
+        .extracting(ref -> ref.getName())
+        .as("envFrom names the rendered ConfigMap")
+        .contains(install.configMap().getMetadata().getName());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void configMapSetsOnlyVariablesTheAgentReads(String dir) {
+    Set<String> known = agentEnvNames();
+    assertThat(known).contains("ROUTESYNC_SOCKET", "ROUTESYNC_ADMIN_PORT"); // the parse works
+    assertThat(install(dir).configMap().getData().keySet()).isSubsetOf(known);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void configMapValuesAreAcceptedByTheAgent(String dir) {
+    Map<String, String> flags = agentFlagsByEnvName();
+    List<String> args = new ArrayList<>();
+    install(dir)
+        .configMap()
+        .getData()
+        .forEach(
+            (k, v) -> {
+              if (flags.containsKey(k)) { // unknown names fail configMapSetsOnlyVariables...
+                args.add(flags.get(k) + "=" + v);
+              }
+            });
+    AgentOptions options = new AgentOptions();
+    new CommandLine(options).parseArgs(args.toArray(String[]::new));
+    var config = options.toConfig(); // throws, naming the flag, on a value the agent rejects
+    assertThat(config.socket().toString()).isEqualTo(install(dir).config("ROUTESYNC_SOCKET"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void podUsesTheSocketGroupAndTheServiceAccountToken(String dir) {
+    Install install = install(dir);
+    PodSecurityContext pod = install.pod().getSecurityContext();
+    assertThat(pod.getSupplementalGroups()).contains(SOCKET_GROUP);
+    assertThat(install.pod().getAutomountServiceAccountToken()).isNotEqualTo(Boolean.FALSE);
+    ServiceAccount account =
+        install.one(ServiceAccount.class, install.pod().getServiceAccountName());
+    assertThat(account.getAutomountServiceAccountToken()).isNotEqualTo(Boolean.FALSE);
+    assertThat(account.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+    assertThat(install.daemonSet().getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+    assertThat(install.of(Namespace.class))
+        .extracting(n -> n.getMetadata().getName())
+        .containsExactly(NAMESPACE);
+  }
+
+  // ---- RBAC ------------------------------------------------------------------------------------
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void rbacIsListAndWatchOnEndpointSlicesOnly(String dir) {
+    Install install = install(dir);
+    assertThat(install.of(Role.class)).isEmpty();
+    assertThat(install.of(RoleBinding.class)).isEmpty();
+    List<ClusterRole> roles = install.of(ClusterRole.class);
+    assertThat(roles).hasSize(1);
+    ClusterRole role = roles.get(0);
+    assertThat(role.getAggregationRule()).isNull();
+    assertThat(role.getRules()).hasSize(1);
+    PolicyRule rule = role.getRules().get(0);
+    assertThat(rule.getApiGroups()).containsExactly("discovery.k8s.io");
+    assertThat(rule.getResources()).containsExactly("endpointslices");
+    assertThat(rule.getVerbs()).containsExactlyInAnyOrder("list", "watch");
+    assertThat(rule.getResourceNames()).isNullOrEmpty();
+    assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
+
+    List<ClusterRoleBinding> bindings = install.of(ClusterRoleBinding.class);
+    assertThat(bindings).hasSize(1);
+    ClusterRoleBinding binding = bindings.get(0);
+    assertThat(binding.getRoleRef().getKind()).isEqualTo("ClusterRole");
+    assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
+    assertThat(binding.getSubjects())
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.getKind()).isEqualTo("ServiceAccount");
+              assertThat(s.getName()).isEqualTo(install.pod().getServiceAccountName());
+              assertThat(s.getNamespace()).isEqualTo(NAMESPACE);
+            });
+  }
+
+  // ---- the other kustomizations ---------------------------------------------------------------
+
+  @Test
+  void exampleSidecarCanReachTheSocket() {
+    List<HasMetadata> objects = render("daemonset/examples");
+    Deployment deployment =
+        objects.stream()
+            .filter(Deployment.class::isInstance)
+            .map(Deployment.class::cast)
+            .findFirst()
+            .orElseThrow();
+    assertThat(objects)
+        .filteredOn(o -> o.getKind().equals("Service"))
+        .singleElement()
+        .satisfies(
+            s -> assertThat(s.getMetadata().getLabels()).containsEntry("mesh-managed", "true"));
+    PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+    assertThat(pod.getSecurityContext().getSupplementalGroups()).contains(SOCKET_GROUP);
+    Volume socketVolume =
+        pod.getVolumes().stream()
+            .filter(v -> v.getHostPath() != null && SOCKET_DIR.equals(v.getHostPath().getPath()))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no hostPath " + SOCKET_DIR));
+    assertThat(pod.getContainers())
+        .anySatisfy(
+            c ->
+                assertThat(c.getVolumeMounts())
+                    .anySatisfy(
+                        m -> {
+                          assertThat(m.getName()).isEqualTo(socketVolume.getName());
+                          assertThat(m.getMountPath()).isEqualTo(SOCKET_DIR);
+                          assertThat(m.getReadOnly()).isTrue();
+                        }));
+  }
+
+  @Test
+  void monitoringRendersAPodMonitorOnTheAdminPortAndARule() {
+    List<HasMetadata> objects = render("daemonset/monitoring");
+    assertThat(objects)
+        .extracting(HasMetadata::getKind)
+        .containsExactlyInAnyOrder("PodMonitor", "PrometheusRule");
+    GenericKubernetesResource podMonitor =
+        objects.stream()
+            .filter(o -> o.getKind().equals("PodMonitor"))
+            .map(GenericKubernetesResource.class::cast)
+            .findFirst()
+            .orElseThrow();
+    Object port = podMonitor.get("spec", "podMetricsEndpoints", 0, "port");
+    Object path = podMonitor.get("spec", "podMetricsEndpoints", 0, "path");
+    assertThat(port).isEqualTo("admin");
+    assertThat(path).isEqualTo("/metrics");
+    Object matchLabels = podMonitor.get("spec", "selector", "matchLabels");
+    assertThat(matchLabels).isInstanceOf(Map.class);
+    Map<String, String> podLabels =
+        install("daemonset/base").daemonSet().getSpec().getTemplate().getMetadata().getLabels();
+    assertThat(podLabels).containsAllEntriesOf(castLabels((Map<?, ?>) matchLabels));
+    assertThat(podMonitor.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+  }
+
+  private static Map<String, String> castLabels(Map<?, ?> map) {
+    Map<String, String> result = new TreeMap<>();
+    map.forEach((k, v) -> result.put(String.valueOf(k), String.valueOf(v)));
+    return result;
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------------
+
+  /** The rendered install of one kustomization, with lookups. */
+  private record Install(String dir, List<HasMetadata> objects) {
+
+    <T extends HasMetadata> List<T> of(Class<T> type) {
+      return objects.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    <T extends HasMetadata> T one(Class<T> type, String name) {
+      return of(type).stream()
+          .filter(o -> o.getMetadata().getName().equals(name))
+          .findFirst()
+          .orElseThrow(
+              () -> new AssertionError(dir + ": no " + type.getSimpleName() + " named " + name));
+    }
+
+    DaemonSet daemonSet() {
+      List<DaemonSet> sets = of(DaemonSet.class);
+      assertThat(sets).as("%s: DaemonSets", dir).hasSize(1);
+      return sets.get(0);
+    }
+
+    PodSpec pod() {
+      return daemonSet().getSpec().getTemplate().getSpec();
+    }
+
+    Container agent() {
+      return pod().getContainers().stream()
+          .filter(c -> c.getName().equals("agent"))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError(dir + ": no container named agent"));
+    }
+
+    Volume volume(String name) {
+      return pod().getVolumes().stream()
+          .filter(v -> v.getName().equals(name))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError(dir + ": no volume " + name));
+    }
+
+    ConfigMap configMap() {
+      List<ConfigMap> maps = of(ConfigMap.class);
+      assertThat(maps).as("%s: ConfigMaps", dir).hasSize(1);
+      return maps.get(0);
+    }
+
+    String config(String key) {
+      String value = configMap().getData().get(key);
+      assertThat(value).as("%s: ConfigMap key %s", dir, key).isNotNull();
+      return value;
+    }
+  }
+
+  private static Install install(String dir) {
+    return new Install(dir, render(dir));
+  }
+
+  private static List<HasMetadata> render(String dir) {
+    return RENDERED.computeIfAbsent(dir, DaemonsetManifestsTest::kustomize);
+  }
+
+  private static List<HasMetadata> kustomize(String dir) {
+    Path out = null;
+    Path err = null;
+    try {
+      out = Files.createTempFile("kustomize", ".yaml");
+      err = Files.createTempFile("kustomize", ".err");
+      Process process =
+          new ProcessBuilder(kubectl.toString(), "kustomize", dir)
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile())
+              .start();
+      if (!process.waitFor(RENDER_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new AssertionError(
+            "kubectl kustomize " + dir + " did not finish in " + RENDER_TIMEOUT);
+      }
+      if (process.exitValue() != 0) {
+        throw new AssertionError(
+            "kubectl kustomize "
+                + dir
+                + " failed with exit code "
+                + process.exitValue()
+                + ":\n"
+                + Files.readString(err, StandardCharsets.UTF_8));
+      }
+      List<HasMetadata> objects = parse(out);
+      assertThat(objects).as("objects rendered from %s", dir).isNotEmpty();
+      return objects;
+    } catch (IOException e) {
+      throw new AssertionError("cannot run kubectl kustomize " + dir + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted rendering " + dir, e);
+    } finally {
+      deleteQuietly(out);
+      deleteQuietly(err);
+    }
+  }
+
+  /** Every document of a multi-document YAML stream, as fabric8's typed objects. */
+  private static List<HasMetadata> parse(Path yaml) throws IOException {
+    Object parsed;
+    try (InputStream in = Files.newInputStream(yaml)) {
+      parsed = new KubernetesSerialization().unmarshal(in);
+    }
+    List<?> items;
+    if (parsed instanceof List<?> list) {
+      items = list;
+    } else if (parsed instanceof KubernetesResourceList<?> list) {
+      items = list.getItems();
+    } else {
+      items = List.of(parsed);
+    }
+    List<HasMetadata> objects = new ArrayList<>();
+    for (Object item : items) {
+      assertThat(item).as("rendered document").isInstanceOf(HasMetadata.class);
+      objects.add((HasMetadata) item);
+    }
+    return objects;
+  }
+
+  /** The ROUTESYNC_* variables named in AgentOptions' picocli defaults. */
+  private static Set<String> agentEnvNames() {
+    return new TreeSet<>(agentFlagsByEnvName().keySet());
+  }
+
+  /** ROUTESYNC_* variable to its flag, from the {@code ${env:...}} default of every option. */
+  private static Map<String, String> agentFlagsByEnvName() {
+    Map<String, String> result = new TreeMap<>();
+    for (Field field : AgentOptions.class.getDeclaredFields()) {
+      Option option = field.getAnnotation(Option.class);
+      if (option == null) {
+        continue;
+      }
+      Matcher matcher = ENV_NAME.matcher(option.defaultValue());
+      while (matcher.find()) {
+        result.put(matcher.group(1), option.names()[0]);
+      }
+    }
+    return result;
+  }
+
+  private static String intOrString(IntOrString value) {
+    assertThat(value).isNotNull();
+    return value.getStrVal() != null ? value.getStrVal() : String.valueOf(value.getIntVal());
+  }
+
+  private static <T> T firstNonNull(T first, T second) {
+    return first != null ? first : second;
+  }
+
+  private static Path onPath(String name) {
+    String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
+    return Stream.of(path.split(File.pathSeparator))
+        .filter(s -> !s.isEmpty())
+        .map(s -> Path.of(s, name))
+        .filter(Files::isExecutable)
+        .findFirst()
+        .orElse(null);
+  }
+
+  private static void deleteQuietly(Path path) {
+    if (path != null) {
+      try {
+        Files.deleteIfExists(path);
+      } catch (IOException ignored) {
+        // a temp file
+      }
+    }
+  }
+}
