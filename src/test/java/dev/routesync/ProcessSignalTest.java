@@ -3,7 +3,6 @@ package dev.routesync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.testing.GrpcJavaClient;
 import dev.routesync.testing.WatchRecorder;
 import io.grpc.Status;
@@ -11,7 +10,6 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -47,15 +45,7 @@ class ProcessSignalTest {
           .atMost(Duration.ofSeconds(20))
           .ignoreExceptions()
           .until(() -> grpc.resolve("shop", "cart").getEndpointsCount() >= 2);
-      List<WatchRecorder> watchers = new ArrayList<>();
-      for (int i = 0; i < 10; i++) {
-        WatchRecorder watcher = new WatchRecorder();
-        grpc.watch(WatchRequest.getDefaultInstance(), watcher);
-        watchers.add(watcher);
-      }
-      await()
-          .atMost(Duration.ofSeconds(10))
-          .until(() -> watchers.stream().allMatch(w -> !w.events().isEmpty()));
+      List<WatchRecorder> watchers = grpc.watchAll(10, Duration.ofSeconds(10));
 
       long start = System.nanoTime();
       process.destroy(); // SIGTERM

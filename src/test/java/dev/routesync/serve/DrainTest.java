@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
-import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.testing.GrpcJavaClient;
 import dev.routesync.testing.ServeHarness;
 import dev.routesync.testing.WatchRecorder;
@@ -29,15 +28,7 @@ class DrainTest {
     try (ServeHarness serve = new ServeHarness();
         GrpcJavaClient grpc = new GrpcJavaClient(serve.socket())) {
       serve.put("shop", "cart", 3);
-      List<WatchRecorder> watchers = new ArrayList<>();
-      for (int i = 0; i < 100; i++) {
-        WatchRecorder watcher = new WatchRecorder();
-        grpc.watch(WatchRequest.getDefaultInstance(), watcher);
-        watchers.add(watcher);
-      }
-      await()
-          .atMost(Duration.ofSeconds(10))
-          .until(() -> watchers.stream().allMatch(w -> !w.events().isEmpty()));
+      List<WatchRecorder> watchers = grpc.watchAll(100, Duration.ofSeconds(10));
 
       // Unary calls in flight: request sent, not yet half-closed when the drain starts.
       List<InFlight> inFlight = new ArrayList<>();

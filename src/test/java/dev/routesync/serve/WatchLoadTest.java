@@ -13,7 +13,6 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ClientResponseObserver;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,13 +28,7 @@ class WatchLoadTest {
     try (ServeHarness serve = new ServeHarness();
         GrpcJavaClient grpc = new GrpcJavaClient(serve.socket())) {
       serve.put("shop", "seed", 1);
-      List<WatchRecorder> watchers = new ArrayList<>();
-      for (int i = 0; i < 100; i++) {
-        WatchRecorder watcher = new WatchRecorder();
-        grpc.watch(WatchRequest.getDefaultInstance(), watcher);
-        watchers.add(watcher);
-      }
-      await().atMost(WAIT).until(() -> watchers.stream().allMatch(w -> !w.events().isEmpty()));
+      List<WatchRecorder> watchers = grpc.watchAll(100, WAIT);
       assertThat(serve.server().watchStreams()).isEqualTo(100);
       for (int i = 0; i < 500; i++) {
         serve.put("shop", "svc-" + (i % 40), i % 7 + 1);

@@ -17,7 +17,11 @@ import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 
 /**
  * grpc-java over the agent's Unix socket: an independent client (Netty, not Vert.x) built from
@@ -92,6 +96,23 @@ public final class GrpcJavaClient implements AutoCloseable {
   public void watch(WatchRequest request, StreamObserver<WatchEvent> observer) {
     ClientCalls.asyncServerStreamingCall(
         channel.newCall(WATCH, CallOptions.DEFAULT), request, observer);
+  }
+
+  /**
+   * Opens {@code count} Watch streams on everything and waits until each has its first event (the
+   * snapshot), so every stream is registered on the server when this returns.
+   */
+  public List<WatchRecorder> watchAll(int count, Duration timeout) {
+    List<WatchRecorder> watchers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      WatchRecorder watcher = new WatchRecorder();
+      watch(WatchRequest.getDefaultInstance(), watcher);
+      watchers.add(watcher);
+    }
+    Awaitility.await()
+        .atMost(timeout)
+        .until(() -> watchers.stream().allMatch(w -> !w.events().isEmpty()));
+    return watchers;
   }
 
   @Override
