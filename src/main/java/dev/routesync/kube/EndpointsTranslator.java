@@ -74,7 +74,7 @@ public final class EndpointsTranslator {
     }
     for (EndpointAddress address : subset.getAddresses()) {
       String ip = address == null ? null : address.getIp();
-      String canonical = IpAddresses.isIpv4(ip) ? ip : IpAddresses.canonicalIpv6(ip);
+      String canonical = IpAddresses.canonical(ip);
       if (canonical == null) {
         skips.add(new Skip(SkipReason.INVALID_IP, object, "address " + ip + " is not an IP"));
         continue;

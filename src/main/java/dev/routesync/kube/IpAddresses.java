@@ -105,7 +105,12 @@ final class IpAddresses {
     return out.toString();
   }
 
+  /** The canonical text of an IPv4 or IPv6 literal, or {@code null} when it is neither. */
+  static String canonical(String text) {
+    return isIpv4(text) ? text : canonicalIpv6(text);
+  }
+
   static boolean isIp(String text) {
-    return isIpv4(text) || isIpv6(text);
+    return canonical(text) != null;
   }
 }
