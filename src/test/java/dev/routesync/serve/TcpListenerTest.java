@@ -6,6 +6,7 @@ import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
 import dev.routesync.table.TableWriter;
+import dev.routesync.testing.Http1;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
@@ -13,9 +14,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -58,13 +56,7 @@ class TcpListenerTest {
               ResolveRequest.newBuilder().setNamespace("shop").setName("cart").build());
       assertThat(cart.getName()).isEqualTo("cart");
       HttpResponse<String> http =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(
-                          URI.create(
-                              "http://127.0.0.1:" + server.tcpPort() + "/v1/services/shop/cart"))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+          Http1.get("http://127.0.0.1:" + server.tcpPort() + "/v1/services/shop/cart");
       assertThat(http.statusCode()).isEqualTo(200);
       assertThat(http.body()).contains("\"name\":\"cart\"");
     } finally {

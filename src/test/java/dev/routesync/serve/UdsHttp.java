@@ -6,16 +6,36 @@ import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A minimal, independent HTTP/1.1 client over a Unix socket: the JDK's own socket channel, one
  * request per connection ({@code Connection: close}), nothing shared with the server's stack.
+ *
+ * <p>Every request has a deadline: Unix socket channels have no read timeout, so a timer closes the
+ * channel, which ends a blocked read with an exception instead of a hang.
  */
 final class UdsHttp implements AutoCloseable {
+
+  /** The longest a request may take, connect to last byte. */
+  static final Duration DEADLINE = Duration.ofSeconds(10);
+
+  private static final ScheduledExecutorService DEADLINES =
+      Executors.newSingleThreadScheduledExecutor(
+          task -> {
+            Thread thread = new Thread(task, "uds-http-deadline");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   /** Status, content type and body of one answer. */
   record Reply(int status, String contentType, String body) {
@@ -36,6 +56,21 @@ final class UdsHttp implements AutoCloseable {
 
   Reply request(String method, String uri) throws IOException {
     try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      ScheduledFuture<?> deadline =
+          DEADLINES.schedule(
+              () -> closeQuietly(channel), DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+      try {
+        return exchange(channel, method, uri);
+      } catch (AsynchronousCloseException e) {
+        throw new IOException(method + " " + uri + ": no complete answer within " + DEADLINE, e);
+      } finally {
+        deadline.cancel(false);
+      }
+    }
+  }
+
+  private Reply exchange(SocketChannel channel, String method, String uri) throws IOException {
+    {
       channel.connect(UnixDomainSocketAddress.of(socket));
       String request =
           method + " " + uri + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
@@ -50,6 +85,14 @@ final class UdsHttp implements AutoCloseable {
         in.clear();
       }
       return parse(received.toString(StandardCharsets.UTF_8));
+    }
+  }
+
+  private static void closeQuietly(SocketChannel channel) {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // closing is all we wanted
     }
   }
 

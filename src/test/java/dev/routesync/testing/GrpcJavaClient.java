@@ -41,6 +41,9 @@ public final class GrpcJavaClient implements AutoCloseable {
           .setResponseMarshaller(ProtoUtils.marshaller(WatchEvent.getDefaultInstance()))
           .build();
 
+  /** No test keeps a Watch open longer than this. */
+  public static final Duration WATCH_DEADLINE = Duration.ofMinutes(2);
+
   private final EpollEventLoopGroup group = new EpollEventLoopGroup(1);
   private final ManagedChannel channel;
 
@@ -92,10 +95,18 @@ public final class GrpcJavaClient implements AutoCloseable {
         channel, LIST, options(), ListRequest.newBuilder().setNamespace(namespace).build());
   }
 
-  /** Opens a Watch; events go to {@code observer} on grpc-java's threads. */
+  /**
+   * Opens a Watch; events go to {@code observer} on grpc-java's threads. It has a deadline too, far
+   * longer than any test keeps a stream open, so a stream nobody closes cannot outlive its test.
+   */
   public void watch(WatchRequest request, StreamObserver<WatchEvent> observer) {
     ClientCalls.asyncServerStreamingCall(
-        channel.newCall(WATCH, CallOptions.DEFAULT), request, observer);
+        channel.newCall(
+            WATCH,
+            CallOptions.DEFAULT.withDeadlineAfter(
+                WATCH_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)),
+        request,
+        observer);
   }
 
   /**
