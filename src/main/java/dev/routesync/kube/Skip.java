@@ -5,6 +5,8 @@ package dev.routesync.kube;
  *
  * @param reason why
  * @param object {@code Kind namespace/name} of the object it came from
+ * @param resourceVersion that object's {@code metadata.resourceVersion} (null if it has none): a
+ *     skip is counted once per object version, however often the object is translated
  * @param detail what exactly was wrong, for the warning a person reads
  */
-public record Skip(SkipReason reason, String object, String detail) {}
+public record Skip(SkipReason reason, String object, String resourceVersion, String detail) {}

@@ -355,6 +355,11 @@ public final class WatchSupervisor<T extends HasMetadata> {
         Optional<ServiceKey> previousKey =
             previous == null ? Optional.empty() : kind.serviceKeyOf(previous);
         String name = describe(object);
+        String version = SliceTranslator.resourceVersionOf(object);
+        // An update that does not change the version (a relist replaying an object) was counted.
+        boolean newVersion =
+            previous == null
+                || !java.util.Objects.equals(SliceTranslator.resourceVersionOf(previous), version);
         context.runOnContext(
             ignored -> {
               if (generation[0] != cache.current()) {
@@ -362,8 +367,9 @@ public final class WatchSupervisor<T extends HasMetadata> {
               }
               if (key.isPresent()) {
                 coalescer.markDirty(key.get(), arrived);
-              } else if (!"deleted".equals(type)) {
-                skips.report(new Skip(kind.unkeyedReason(), name, "no Service to attach it to"));
+              } else if (!"deleted".equals(type) && newVersion) {
+                skips.report(
+                    new Skip(kind.unkeyedReason(), name, version, "no Service to attach it to"));
               }
               previousKey.filter(k -> !k.equals(key.orElse(null))).ifPresent(coalescer::markDirty);
             });
