@@ -355,11 +355,8 @@ public final class WatchSupervisor<T extends HasMetadata> {
         Optional<ServiceKey> previousKey =
             previous == null ? Optional.empty() : kind.serviceKeyOf(previous);
         String name = describe(object);
+        // Counted per event: each add or update of an object is a new version of it.
         String version = SliceTranslator.resourceVersionOf(object);
-        // An update that does not change the version (a relist replaying an object) was counted.
-        boolean newVersion =
-            previous == null
-                || !java.util.Objects.equals(SliceTranslator.resourceVersionOf(previous), version);
         context.runOnContext(
             ignored -> {
               if (generation[0] != cache.current()) {
@@ -367,7 +364,7 @@ public final class WatchSupervisor<T extends HasMetadata> {
               }
               if (key.isPresent()) {
                 coalescer.markDirty(key.get(), arrived);
-              } else if (!"deleted".equals(type) && newVersion) {
+              } else if (!"deleted".equals(type)) {
                 skips.report(
                     new Skip(kind.unkeyedReason(), name, version, "no Service to attach it to"));
               }
