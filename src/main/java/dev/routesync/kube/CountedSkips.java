@@ -1,5 +1,6 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.Skip;
 import dev.routesync.table.ServiceKey;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.Translation;
 import dev.routesync.sync.EndpointLookup;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.ServiceKey;

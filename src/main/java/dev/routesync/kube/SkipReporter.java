@@ -1,5 +1,7 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.Skip;
+import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.observe.Metrics;
 import java.util.EnumMap;
 import java.util.Map;

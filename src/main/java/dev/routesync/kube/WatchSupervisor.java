@@ -1,5 +1,6 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.Skip;
 import dev.routesync.observe.Metrics;
 import dev.routesync.sync.Coalescer;
 import dev.routesync.sync.Scheduler;
@@ -356,7 +357,7 @@ public final class WatchSupervisor<T extends HasMetadata> {
             previous == null ? Optional.empty() : kind.serviceKeyOf(previous);
         String name = describe(object);
         // Counted per event: each add or update of an object is a new version of it.
-        String version = SliceTranslator.resourceVersionOf(object);
+        String version = Skip.resourceVersionOf(object);
         context.runOnContext(
             ignored -> {
               if (generation[0] != cache.current()) {

@@ -2,6 +2,8 @@ package dev.routesync.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.routesync.kube.translate.Skip;
+import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.table.ServiceKey;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.routesync.demo.DemoObjects.Pod;
+import dev.routesync.kube.translate.SliceTranslator;
 import dev.routesync.observe.Metrics;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.testing.MockCluster;

@@ -1,4 +1,4 @@
-package dev.routesync.kube;
+package dev.routesync.kube.translate;
 
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
@@ -38,7 +38,7 @@ public final class EndpointsTranslator {
     List<Skip> skips = new ArrayList<>();
     EndpointMerger merger = new EndpointMerger();
     String object = describe(endpoints);
-    String version = SliceTranslator.resourceVersionOf(endpoints);
+    String version = Skip.resourceVersionOf(endpoints);
     if (serviceKeyOf(endpoints).isEmpty()) {
       skips.add(new Skip(SkipReason.INVALID_METADATA, object, version, "no namespace or name"));
       return new Translation(List.of(), skips);

@@ -1,4 +1,4 @@
-package dev.routesync.kube;
+package dev.routesync.kube.translate;
 
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
@@ -54,7 +54,7 @@ public final class SliceTranslator {
 
   private static void addSlice(EndpointSlice slice, EndpointMerger merger, List<Skip> skips) {
     String object = describe(slice);
-    String version = resourceVersionOf(slice);
+    String version = Skip.resourceVersionOf(slice);
     if (serviceKeyOf(slice).isEmpty()) {
       skips.add(new Skip(SkipReason.NO_SERVICE_LABEL, object, version, "no " + SERVICE_NAME_LABEL));
       return;
@@ -157,12 +157,6 @@ public final class SliceTranslator {
     return meta == null
         ? "EndpointSlice ?"
         : "EndpointSlice " + meta.getNamespace() + "/" + meta.getName();
-  }
-
-  /** The object's {@code metadata.resourceVersion}, or null: what a skip is counted once per. */
-  static String resourceVersionOf(io.fabric8.kubernetes.api.model.HasMetadata object) {
-    ObjectMeta meta = object == null ? null : object.getMetadata();
-    return meta == null ? null : meta.getResourceVersion();
   }
 
   private static boolean isBlank(String text) {
