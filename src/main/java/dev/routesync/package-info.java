@@ -12,7 +12,7 @@
  *   <li>{@code kube/}: fabric8 informers on EndpointSlices (or legacy Endpoints), filtered by a
  *       label selector on the API server. {@link dev.routesync.kube.WatchSupervisor} keeps them
  *       alive and relists beside the served state; translation to our records is pure functions
- *       ({@link dev.routesync.kube.SliceTranslator}).
+ *       ({@link dev.routesync.kube.translate.SliceTranslator}).
  *   <li>{@code sync/}: {@link dev.routesync.sync.Coalescer} batches dirty Service keys (leading
  *       edge, debounce, max delay, max batch); {@link dev.routesync.sync.Reconciler} recomputes
  *       each once and publishes only real changes.

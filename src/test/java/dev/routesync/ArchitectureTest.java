@@ -2,6 +2,7 @@ package dev.routesync;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -64,6 +65,23 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("io.fabric8..", "dev.routesync.kube..", "dev.routesync.sync..")
+        .check(classes);
+  }
+
+  @Test
+  void translationIsPureAndSeesOnlyTheTableAndTheKubernetesModel() {
+    // No fabric8 client or informer, no Vert.x, no metrics or logging: input objects in, table
+    // records and skips out.
+    classes()
+        .that()
+        .resideInAPackage("dev.routesync.kube.translate..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.routesync.kube.translate..",
+            "dev.routesync.table..",
+            "io.fabric8.kubernetes.api.model..",
+            "java..")
         .check(classes);
   }
 

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.routesync.demo.DemoObjects;
 import dev.routesync.demo.DemoObjects.Conditions;
 import dev.routesync.demo.DemoObjects.Pod;
-import dev.routesync.kube.SliceTranslator;
+import dev.routesync.kube.translate.SliceTranslator;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;

@@ -6,7 +6,6 @@ import dev.routesync.config.AgentOptions;
 import dev.routesync.config.AgentRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
@@ -54,21 +53,17 @@ public final class DemoCommand implements Callable<Integer> {
     if (churnEveryMillis < 100) {
       throw new ParameterException(spec.commandLine(), "--churn-every must be at least 100");
     }
-    Path workDir;
-    try {
-      workDir = Files.createTempDirectory("routesync-demo");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    DemoWorkDir workDir = DemoWorkDir.create();
     if (config.socket().toString().equals(AgentOptions.DEFAULT_SOCKET)) {
-      config = config.withSocket(workDir.resolve("routesync.sock"));
+      config = config.withSocket(workDir.path().resolve("routesync.sock"));
     }
     DemoCluster cluster = DemoCluster.start();
     Path kubeconfig;
     try {
-      kubeconfig = cluster.writeKubeconfig(workDir);
+      kubeconfig = cluster.writeKubeconfig(workDir.path());
     } catch (IOException e) {
       cluster.close();
+      workDir.close();
       throw new UncheckedIOException(e);
     }
     AgentConfig demoConfig = config.withKubeconfig(kubeconfig);
@@ -77,6 +72,7 @@ public final class DemoCommand implements Callable<Integer> {
       agent = Agent.start(demoConfig).toCompletionStage().toCompletableFuture().join();
     } catch (RuntimeException e) {
       cluster.close();
+      workDir.close();
       Throwable cause = e.getCause() == null ? e : e.getCause();
       System.err.println("routesync: cannot start: " + cause.getMessage());
       return 1;
@@ -86,7 +82,8 @@ public final class DemoCommand implements Callable<Integer> {
     return AgentRunner.awaitShutdown(
         () -> {
           cluster.stopChurn();
-          return agent.stop().andThen(done -> cluster.close());
+          // The directory goes last: the agent has released the socket and lock by then.
+          return agent.stop().andThen(done -> cluster.close()).andThen(done -> workDir.close());
         },
         demoConfig.shutdownTimeout());
   }

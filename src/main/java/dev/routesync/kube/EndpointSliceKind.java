@@ -1,5 +1,8 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.SkipReason;
+import dev.routesync.kube.translate.SliceTranslator;
+import dev.routesync.kube.translate.Translation;
 import dev.routesync.table.ServiceKey;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;

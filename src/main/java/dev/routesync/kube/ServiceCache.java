@@ -1,5 +1,6 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.Translation;
 import dev.routesync.sync.EndpointLookup;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.ServiceKey;
@@ -10,7 +11,7 @@ import java.util.Optional;
 
 /**
  * The watch cache the reconciler reads: the current {@link Generation}'s objects, translated per
- * Service on demand. Skips found while translating are reported here.
+ * Service on demand. Skips found while translating are reported here, once per object version.
  *
  * <p>Threading: read and swapped on the sync context.
  */
@@ -22,6 +23,7 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
 
   private final WatchedKind<T> kind;
   private final SkipReporter skips;
+  private final CountedSkips counted = new CountedSkips();
   private volatile Generation<T> current;
 
   public ServiceCache(WatchedKind<T> kind, SkipReporter skips) {
@@ -37,10 +39,11 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
     }
     List<T> objects = generation.objectsOf(key);
     if (objects.isEmpty()) {
+      counted.forget(key);
       return Optional.empty();
     }
     Translation translation = kind.translate(objects);
-    translation.skips().forEach(skips::report);
+    counted.firstSeen(key, translation.skips()).forEach(skips::report);
     return Optional.of(translation.endpoints());
   }
 
@@ -68,6 +71,11 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
       }
     }
     return Optional.ofNullable(newest);
+  }
+
+  /** Object versions whose skips are remembered as counted (bounded by the malformed objects). */
+  int countedSkips() {
+    return counted.size();
   }
 
   Generation<T> current() {

@@ -1,5 +1,7 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.Skip;
+import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.observe.Metrics;
 import java.util.EnumMap;
 import java.util.Map;
@@ -10,7 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Counts every skip and logs a warning per reason at most once per interval, saying how many were
- * suppressed, so a flood of malformed objects cannot flood the log.
+ * suppressed, so a flood of malformed objects cannot flood the log. It is given each object
+ * version's skips once ({@link CountedSkips}), so both the counter and the "similar skips not
+ * logged" figure count malformed object versions, not recomputes of their Services.
  *
  * <p>Threading: called on the sync context only.
  */

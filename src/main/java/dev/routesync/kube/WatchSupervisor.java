@@ -1,5 +1,6 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.Skip;
 import dev.routesync.observe.Metrics;
 import dev.routesync.sync.Coalescer;
 import dev.routesync.sync.Scheduler;
@@ -355,6 +356,8 @@ public final class WatchSupervisor<T extends HasMetadata> {
         Optional<ServiceKey> previousKey =
             previous == null ? Optional.empty() : kind.serviceKeyOf(previous);
         String name = describe(object);
+        // Counted per event: each add or update of an object is a new version of it.
+        String version = Skip.resourceVersionOf(object);
         context.runOnContext(
             ignored -> {
               if (generation[0] != cache.current()) {
@@ -363,7 +366,8 @@ public final class WatchSupervisor<T extends HasMetadata> {
               if (key.isPresent()) {
                 coalescer.markDirty(key.get(), arrived);
               } else if (!"deleted".equals(type)) {
-                skips.report(new Skip(kind.unkeyedReason(), name, "no Service to attach it to"));
+                skips.report(
+                    new Skip(kind.unkeyedReason(), name, version, "no Service to attach it to"));
               }
               previousKey.filter(k -> !k.equals(key.orElse(null))).ifPresent(coalescer::markDirty);
             });

@@ -1,5 +1,7 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.SkipReason;
+import dev.routesync.kube.translate.Translation;
 import dev.routesync.table.ServiceKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;

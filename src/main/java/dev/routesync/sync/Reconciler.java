@@ -30,12 +30,16 @@ public final class Reconciler implements Coalescer.BatchSink {
   private final Metrics metrics;
   private final LongSupplier nanoTime;
   private final Clock wallClock;
+  private final Instant startedAt;
 
   public Reconciler(EndpointLookup lookup, TableWriter writer, Metrics metrics) {
     this(lookup, writer, metrics, System::nanoTime, Clock.systemUTC());
   }
 
   /**
+   * Build it when the agent starts: the wall clock's time now is the agent's start, before which no
+   * trigger time is measured.
+   *
    * @param nanoTime the coalescer's clock (arrival times in batches are on its scale)
    * @param wallClock for the trigger-time annotation, which is wall-clock time
    */
@@ -50,6 +54,7 @@ public final class Reconciler implements Coalescer.BatchSink {
     this.metrics = metrics;
     this.nanoTime = nanoTime;
     this.wallClock = wallClock;
+    this.startedAt = wallClock.instant();
   }
 
   @Override
@@ -85,8 +90,11 @@ public final class Reconciler implements Coalescer.BatchSink {
       if (arrived != null) {
         metrics.publishLatency(now - arrived);
       }
+      // As kube-proxy does: a change made before the agent started (every object of the initial
+      // list, however old) measures the agent's uptime, not how fast it programs a change.
       lookup
           .triggerTimeOf(key)
+          .filter(trigger -> trigger.isAfter(startedAt))
           .ifPresent(trigger -> metrics.networkProgramming(Duration.between(trigger, wallNow)));
     }
   }

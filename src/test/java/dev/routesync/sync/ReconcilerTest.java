@@ -11,7 +11,9 @@ import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -134,6 +136,65 @@ class ReconcilerTest {
     assertThat(registry.get("routesync.flush.duration").timer().count()).isEqualTo(3);
   }
 
+  /** A wall clock the test moves by hand. */
+  private static final class MutableClock extends Clock {
+    private Instant now;
+
+    MutableClock(Instant now) {
+      this.now = now;
+    }
+
+    void set(Instant instant) {
+      now = instant;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  @Test
+  void networkProgrammingSkipsTriggerTimesFromBeforeTheAgentStarted() {
+    Instant started = Instant.parse("2024-01-01T00:00:00Z");
+    Instant now = started.plus(Duration.ofHours(1));
+    // A: listed at start, last changed two days before (as every object of a cluster's initial
+    // list is). B: changed 2 s ago, while the agent was running. C: changed at the very instant
+    // the agent started, which says nothing about how fast the agent programs a change.
+    Map<ServiceKey, Instant> triggers =
+        Map.of(A, started.minus(Duration.ofDays(2)), B, now.minusSeconds(2), C, started);
+    MapLookup triggered =
+        new MapLookup() {
+          @Override
+          public Optional<Instant> triggerTimeOf(ServiceKey key) {
+            return Optional.ofNullable(triggers.get(key));
+          }
+        };
+    MutableClock clock = new MutableClock(started);
+    // Built when the agent starts, as Agent does.
+    Reconciler timed = new Reconciler(triggered, writer, new Metrics(registry), () -> 0L, clock);
+    clock.set(now);
+    triggered.services.put(A, List.of(endpoint("10.0.0.1")));
+    triggered.services.put(B, List.of(endpoint("10.0.0.2")));
+    triggered.services.put(C, List.of(endpoint("10.0.0.3")));
+
+    timed.flush(batch(A, B, C));
+
+    var programming = registry.get("routesync.network.programming.duration").timer();
+    assertThat(programming.count()).isEqualTo(1);
+    assertThat(programming.max(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(2000.0);
+  }
+
   @Test
   void recordsPublishLatencyAndNetworkProgrammingOnlyForServicesThatChanged() {
     Instant now = Instant.parse("2024-01-01T00:00:10Z");
@@ -145,13 +206,11 @@ class ReconcilerTest {
           }
         };
     long[] nanoNow = {5_000_000_000L};
+    // Started before the changes it programs.
+    MutableClock clock = new MutableClock(now.minusSeconds(60));
     Reconciler timed =
-        new Reconciler(
-            triggered,
-            writer,
-            new Metrics(registry),
-            () -> nanoNow[0],
-            Clock.fixed(now, ZoneOffset.UTC));
+        new Reconciler(triggered, writer, new Metrics(registry), () -> nanoNow[0], clock);
+    clock.set(now);
     triggered.services.put(A, List.of(endpoint("10.0.0.1")));
     triggered.services.put(B, List.of(endpoint("10.0.0.2")));
     // A arrived 30 ms before the flush; B 10 ms.

@@ -1,6 +1,6 @@
 package dev.routesync.bench;
 
-import dev.routesync.kube.SliceTranslator;
+import dev.routesync.kube.translate.SliceTranslator;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;

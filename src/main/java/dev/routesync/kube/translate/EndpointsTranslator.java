@@ -1,4 +1,4 @@
-package dev.routesync.kube;
+package dev.routesync.kube.translate;
 
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
@@ -38,14 +38,15 @@ public final class EndpointsTranslator {
     List<Skip> skips = new ArrayList<>();
     EndpointMerger merger = new EndpointMerger();
     String object = describe(endpoints);
+    String version = Skip.resourceVersionOf(endpoints);
     if (serviceKeyOf(endpoints).isEmpty()) {
-      skips.add(new Skip(SkipReason.INVALID_METADATA, object, "no namespace or name"));
+      skips.add(new Skip(SkipReason.INVALID_METADATA, object, version, "no namespace or name"));
       return new Translation(List.of(), skips);
     }
     if (endpoints.getSubsets() != null) {
       for (EndpointSubset subset : endpoints.getSubsets()) {
         if (subset != null) {
-          addSubset(subset, object, merger, skips);
+          addSubset(subset, object, version, merger, skips);
         }
       }
     }
@@ -53,14 +54,19 @@ public final class EndpointsTranslator {
   }
 
   private static void addSubset(
-      EndpointSubset subset, String object, EndpointMerger merger, List<Skip> skips) {
+      EndpointSubset subset,
+      String object,
+      String version,
+      EndpointMerger merger,
+      List<Skip> skips) {
     List<Port> ports = new ArrayList<>();
     if (subset.getPorts() != null) {
       for (EndpointPort port : subset.getPorts()) {
         Optional<Port> parsed =
             port == null
-                ? Ports.parse(null, null, null, object, skips)
-                : Ports.parse(port.getName(), port.getPort(), port.getProtocol(), object, skips);
+                ? Ports.parse(null, null, null, object, version, skips)
+                : Ports.parse(
+                    port.getName(), port.getPort(), port.getProtocol(), object, version, skips);
         if (parsed.isEmpty()) {
           return;
         }
@@ -76,7 +82,8 @@ public final class EndpointsTranslator {
       String ip = address == null ? null : address.getIp();
       String canonical = IpAddresses.canonical(ip);
       if (canonical == null) {
-        skips.add(new Skip(SkipReason.INVALID_IP, object, "address " + ip + " is not an IP"));
+        skips.add(
+            new Skip(SkipReason.INVALID_IP, object, version, "address " + ip + " is not an IP"));
         continue;
       }
       merger.add(

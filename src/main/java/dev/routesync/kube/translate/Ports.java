@@ -1,4 +1,4 @@
-package dev.routesync.kube;
+package dev.routesync.kube.translate;
 
 import dev.routesync.table.Port;
 import java.util.List;
@@ -11,9 +11,14 @@ final class Ports {
 
   /** A valid port, or empty after recording why not. */
   static Optional<Port> parse(
-      String name, Integer number, String protocol, String object, List<Skip> skips) {
+      String name,
+      Integer number,
+      String protocol,
+      String object,
+      String version,
+      List<Skip> skips) {
     if (number == null || number < 1 || number > 65535) {
-      skips.add(new Skip(SkipReason.INVALID_PORT, object, "port " + name + "=" + number));
+      skips.add(new Skip(SkipReason.INVALID_PORT, object, version, "port " + name + "=" + number));
       return Optional.empty();
     }
     return Optional.of(

@@ -1,4 +1,4 @@
-package dev.routesync.kube;
+package dev.routesync.kube.translate;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;

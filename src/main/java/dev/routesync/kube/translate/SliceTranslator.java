@@ -1,4 +1,4 @@
-package dev.routesync.kube;
+package dev.routesync.kube.translate;
 
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
@@ -54,8 +54,9 @@ public final class SliceTranslator {
 
   private static void addSlice(EndpointSlice slice, EndpointMerger merger, List<Skip> skips) {
     String object = describe(slice);
+    String version = Skip.resourceVersionOf(slice);
     if (serviceKeyOf(slice).isEmpty()) {
-      skips.add(new Skip(SkipReason.NO_SERVICE_LABEL, object, "no " + SERVICE_NAME_LABEL));
+      skips.add(new Skip(SkipReason.NO_SERVICE_LABEL, object, version, "no " + SERVICE_NAME_LABEL));
       return;
     }
     String addressType = slice.getAddressType();
@@ -65,13 +66,14 @@ public final class SliceTranslator {
     } else if ("IPv6".equals(addressType)) {
       ipv6 = true;
     } else if ("FQDN".equals(addressType)) {
-      skips.add(new Skip(SkipReason.FQDN, object, "FQDN slices are not routed"));
+      skips.add(new Skip(SkipReason.FQDN, object, version, "FQDN slices are not routed"));
       return;
     } else {
-      skips.add(new Skip(SkipReason.UNKNOWN_ADDRESS_TYPE, object, "addressType=" + addressType));
+      skips.add(
+          new Skip(SkipReason.UNKNOWN_ADDRESS_TYPE, object, version, "addressType=" + addressType));
       return;
     }
-    Optional<List<Port>> ports = ports(slice.getPorts(), object, skips);
+    Optional<List<Port>> ports = ports(slice.getPorts(), object, version, skips);
     if (ports.isEmpty()) {
       return;
     }
@@ -89,7 +91,11 @@ public final class SliceTranslator {
       String canonical = ipv6 ? IpAddresses.canonicalIpv6(ip) : IpAddresses.isIpv4(ip) ? ip : null;
       if (canonical == null) {
         skips.add(
-            new Skip(SkipReason.INVALID_IP, object, "address " + ip + " is not " + addressType));
+            new Skip(
+                SkipReason.INVALID_IP,
+                object,
+                version,
+                "address " + ip + " is not " + addressType));
         continue;
       }
       EndpointConditions conditions = endpoint.getConditions();
@@ -111,7 +117,7 @@ public final class SliceTranslator {
   }
 
   private static Optional<List<Port>> ports(
-      List<EndpointPort> ports, String object, List<Skip> skips) {
+      List<EndpointPort> ports, String object, String version, List<Skip> skips) {
     if (ports == null) {
       return Optional.of(List.of());
     }
@@ -119,8 +125,9 @@ public final class SliceTranslator {
     for (EndpointPort port : ports) {
       Optional<Port> parsed =
           port == null
-              ? Ports.parse(null, null, null, object, skips)
-              : Ports.parse(port.getName(), port.getPort(), port.getProtocol(), object, skips);
+              ? Ports.parse(null, null, null, object, version, skips)
+              : Ports.parse(
+                  port.getName(), port.getPort(), port.getProtocol(), object, version, skips);
       if (parsed.isEmpty()) {
         return Optional.empty();
       }

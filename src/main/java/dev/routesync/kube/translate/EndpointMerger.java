@@ -1,4 +1,4 @@
-package dev.routesync.kube;
+package dev.routesync.kube.translate;
 
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;

@@ -1,0 +1,81 @@
+package dev.routesync.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.routesync.testing.GrpcJavaClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real {@code routesync demo} process, as a newcomer runs it and stops it with Ctrl-C. */
+class DemoCommandTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void stoppingTheDemoRemovesItsTemporaryDirectory() throws Exception {
+    // The demo's own temporary directory (kubeconfig, default socket, lock) lands in here.
+    Path tmp = Files.createDirectory(dir.resolve("tmp"));
+    Path log = dir.resolve("demo.log");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process process =
+        new ProcessBuilder(
+                java,
+                "-Djava.io.tmpdir=" + tmp,
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.routesync.Main",
+                "demo",
+                "--admin-port",
+                "0",
+                "--shutdown-timeout",
+                "5s")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    try {
+      // No --socket: the demo serves on a socket in its temporary directory.
+      Path socket =
+          await()
+              .atMost(Duration.ofSeconds(20))
+              .until(() -> demoDir(tmp).map(d -> d.resolve("routesync.sock")), Optional::isPresent)
+              .orElseThrow();
+      try (GrpcJavaClient grpc = new GrpcJavaClient(socket)) {
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .ignoreExceptions()
+            .until(() -> grpc.resolve("shop", "cart").getEndpointsCount() >= 2);
+      }
+      assertThat(socket.getParent().resolve("kubeconfig")).exists();
+
+      process.destroy(); // SIGTERM; Ctrl-C (SIGINT) takes the same shutdown path
+      assertThat(process.waitFor(15, TimeUnit.SECONDS)).as("exited").isTrue();
+
+      assertThat(process.exitValue()).as(Files.readString(log)).isZero();
+      assertThat(demoEntries(tmp)).as(Files.readString(log)).isEmpty();
+    } finally {
+      process.destroyForcibly();
+      process.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static Optional<Path> demoDir(Path tmp) throws IOException {
+    List<Path> entries = demoEntries(tmp);
+    return entries.isEmpty() ? Optional.empty() : Optional.of(entries.get(0));
+  }
+
+  /** What the demo left in the temporary directory (Vert.x's own cache is not its business). */
+  private static List<Path> demoEntries(Path tmp) throws IOException {
+    try (Stream<Path> entries = Files.list(tmp)) {
+      return entries.filter(p -> p.getFileName().toString().startsWith("routesync")).toList();
+    }
+  }
+}
