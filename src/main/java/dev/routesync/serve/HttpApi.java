@@ -4,6 +4,7 @@ import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -14,14 +15,17 @@ import java.util.Optional;
 
 /**
  * The read API for people and scripts, under {@code /v1/}. Every answer, errors included, is JSON.
- * Handlers read one immutable table snapshot and never block.
+ * Handlers read one immutable table snapshot and never block. Until the table is trusted, every
+ * answer from it is a 503 ("not synced yet"): an empty table then means "don't know".
  */
 public final class HttpApi {
 
   private final TableView table;
+  private final TableTrust trust;
 
-  public HttpApi(TableView table) {
+  public HttpApi(TableView table, TableTrust trust) {
     this.table = table;
+    this.trust = trust;
   }
 
   public Router router(Vertx vertx) {
@@ -34,16 +38,17 @@ public final class HttpApi {
 
   private void listServices(RoutingContext ctx) {
     String namespace = ctx.request().getParam("namespace");
-    RoutingTable snapshot = table.current();
-    Collection<ServiceEndpoints> services;
-    if (namespace == null || namespace.isEmpty()) {
-      services = snapshot.services();
-    } else if (KubernetesNames.isDns1123Label(namespace)) {
-      services = snapshot.servicesIn(namespace);
-    } else {
+    boolean all = namespace == null || namespace.isEmpty();
+    if (!all && !KubernetesNames.isDns1123Label(namespace)) {
       Errors.send(ctx, 400, "namespace '" + namespace + "' is not a valid DNS-1123 label");
       return;
     }
+    if (notServable(ctx)) {
+      return;
+    }
+    RoutingTable snapshot = table.current();
+    Collection<ServiceEndpoints> services =
+        all ? snapshot.services() : snapshot.servicesIn(namespace);
     sendJson(ctx, 200, TableJson.serviceList(snapshot.version(), services));
   }
 
@@ -54,12 +59,23 @@ public final class HttpApi {
       Errors.send(ctx, 400, "'" + namespace + "/" + name + "' is not a valid namespace/name");
       return;
     }
+    if (notServable(ctx)) {
+      return;
+    }
     Optional<ServiceEndpoints> service = table.current().get(new ServiceKey(namespace, name));
     if (service.isEmpty()) {
       Errors.send(ctx, 404, "service " + namespace + "/" + name + " not found");
       return;
     }
     sendJson(ctx, 200, TableJson.service(service.get()));
+  }
+
+  private boolean notServable(RoutingContext ctx) {
+    if (trust.servable()) {
+      return false;
+    }
+    Errors.send(ctx, 503, trust.whyNotServable());
+    return true;
   }
 
   static void sendJson(RoutingContext ctx, int status, JsonObject body) {

@@ -12,6 +12,7 @@ import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Vertx;
 import io.vertx.grpc.common.GrpcStatus;
@@ -27,16 +28,19 @@ import java.util.Set;
 /**
  * The {@code routesync.v1.Registry} service. Unary calls reply only after the request has ended
  * (replying earlier makes grpc-java reset the stream); every failure maps to a gRPC status with a
- * message a person can act on.
+ * message a person can act on. Until the table is trusted, List and Resolve fail with UNAVAILABLE
+ * ("not synced yet") and Watch streams wait for it (see {@link WatchStream}).
  */
 final class RegistryGrpc implements Service {
 
   private final TableView table;
+  private final TableTrust trust;
   private final WatchHub hub;
   private final Metrics metrics;
 
-  RegistryGrpc(TableView table, WatchHub hub, Metrics metrics) {
+  RegistryGrpc(TableView table, TableTrust trust, WatchHub hub, Metrics metrics) {
     this.table = table;
+    this.trust = trust;
     this.hub = hub;
     this.metrics = metrics;
   }
@@ -69,6 +73,9 @@ final class RegistryGrpc implements Service {
                 fail(call.response(), "Resolve", GrpcStatus.INVALID_ARGUMENT, invalid);
                 return;
               }
+              if (notServable(call.response(), "Resolve")) {
+                return;
+              }
               Optional<ServiceEndpoints> service =
                   table.current().get(new ServiceKey(request.getNamespace(), request.getName()));
               if (service.isEmpty()) {
@@ -98,6 +105,9 @@ final class RegistryGrpc implements Service {
                     "namespace '" + namespace + "' is not a valid DNS-1123 label");
                 return;
               }
+              if (notServable(call.response(), "List")) {
+                return;
+              }
               RoutingTable snapshot = table.current();
               ListResponse.Builder response =
                   ListResponse.newBuilder().setVersion(snapshot.version());
@@ -121,7 +131,7 @@ final class RegistryGrpc implements Service {
               }
               WatchStream stream =
                   new WatchStream(
-                      Vertx.currentContext(), call.response(), filter.get(), table, metrics);
+                      Vertx.currentContext(), call.response(), filter.get(), table, trust, metrics);
               var connection = call.connection();
               hub.add(connection, stream);
               Runnable gone =
@@ -134,7 +144,7 @@ final class RegistryGrpc implements Service {
               call.errorHandler(error -> gone.run()); // cancelled by the client
               call.response().exceptionHandler(error -> gone.run());
               connection.closeHandler(ignored -> hub.dropStreamsOf(connection));
-              stream.start(request.getResumeFromVersion());
+              stream.open(request.getResumeFromVersion());
             })
         .onFailure(error -> requestFailed("Watch", error));
   }
@@ -171,6 +181,16 @@ final class RegistryGrpc implements Service {
       return "'" + namespace + "/" + name + "' is not a valid namespace/name (DNS-1123 labels)";
     }
     return null;
+  }
+
+  // Before the table is trusted its emptiness means "don't know", not "no services": answering
+  // NOT_FOUND or an empty list would make sidecars drop routes. UNAVAILABLE is retryable.
+  private boolean notServable(GrpcServerResponse<?, ?> response, String method) {
+    if (trust.servable()) {
+      return false;
+    }
+    fail(response, method, GrpcStatus.UNAVAILABLE, trust.whyNotServable());
+    return true;
   }
 
   private void fail(

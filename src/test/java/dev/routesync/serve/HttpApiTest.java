@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -36,7 +37,9 @@ class HttpApiTest {
         Vertx.builder()
             .with(new io.vertx.core.VertxOptions().setPreferNativeTransport(true))
             .build();
-    server = new SocketServer(vertx, dir.resolve("api.sock"), new HttpApi(table).router(vertx));
+    server =
+        new SocketServer(
+            vertx, dir.resolve("api.sock"), new HttpApi(table, TableTrust.synced()).router(vertx));
     server.listen().await(10, TimeUnit.SECONDS);
     http = new UdsHttp(dir.resolve("api.sock"));
     Port http8080 = new Port("http", 8080, "TCP");
