@@ -97,6 +97,7 @@ public final class ApiServer {
         request -> {
           String type = request.getHeader("content-type");
           if (type != null && type.startsWith("application/grpc")) {
+            RequestEncoding.markUnencoded(request);
             grpc.handle(request);
           } else {
             router.handle(request);

@@ -21,6 +21,7 @@ import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.GrpcServerResponse;
 import io.vertx.grpc.server.Service;
+import io.vertx.grpc.server.StatusException;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -65,7 +66,7 @@ final class RegistryGrpc implements Service {
 
   private void resolve(
       GrpcServerRequest<ResolveRequest, dev.routesync.api.v1.ServiceEndpoints> call) {
-    call.last()
+    SingleRequest.of(call)
         .onSuccess(
             request -> {
               String invalid = invalidName(request.getNamespace(), request.getName());
@@ -89,11 +90,11 @@ final class RegistryGrpc implements Service {
               call.response().end(ProtoMapping.service(service.get()));
               metrics.grpcRequest("Resolve", GrpcStatus.OK.name());
             })
-        .onFailure(error -> requestFailed("Resolve", error));
+        .onFailure(error -> rejected(call.response(), "Resolve", error));
   }
 
   private void list(GrpcServerRequest<ListRequest, ListResponse> call) {
-    call.last()
+    SingleRequest.of(call)
         .onSuccess(
             request -> {
               String namespace = request.getNamespace();
@@ -118,11 +119,11 @@ final class RegistryGrpc implements Service {
               call.response().end(response.build());
               metrics.grpcRequest("List", GrpcStatus.OK.name());
             })
-        .onFailure(error -> requestFailed("List", error));
+        .onFailure(error -> rejected(call.response(), "List", error));
   }
 
   private void watch(GrpcServerRequest<WatchRequest, dev.routesync.api.v1.WatchEvent> call) {
-    call.last()
+    SingleRequest.of(call)
         .onSuccess(
             request -> {
               Optional<WatchFilter> filter = filter(call.response(), request);
@@ -146,7 +147,7 @@ final class RegistryGrpc implements Service {
               connection.closeHandler(ignored -> hub.dropStreamsOf(connection));
               stream.open(request.getResumeFromVersion());
             })
-        .onFailure(error -> requestFailed("Watch", error));
+        .onFailure(error -> rejected(call.response(), "Watch", error));
   }
 
   private Optional<WatchFilter> filter(
@@ -199,8 +200,13 @@ final class RegistryGrpc implements Service {
     metrics.grpcRequest(method, status.name());
   }
 
-  private void requestFailed(String method, Throwable error) {
-    // The request never completed (cancelled, reset, malformed): the server already answered.
-    metrics.grpcRequest(method, "ABORTED_BY_CLIENT");
+  // Not exactly one well-formed request message: end the call with the status SingleRequest
+  // chose. Anything else means the client went away (reset, closed): there is no one to answer.
+  private void rejected(GrpcServerResponse<?, ?> response, String method, Throwable error) {
+    if (error instanceof StatusException status) {
+      fail(response, method, status.status(), status.message());
+    } else {
+      metrics.grpcRequest(method, "ABORTED_BY_CLIENT");
+    }
   }
 }
