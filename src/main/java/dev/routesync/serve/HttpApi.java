@@ -30,6 +30,9 @@ public final class HttpApi {
 
   public Router router(Vertx vertx) {
     Router router = Router.router(vertx);
+    // First, before any route decodes a path or query parameter: a malformed escape there makes
+    // Vert.x throw, which would surface as a 500.
+    router.route().handler(HttpApi::rejectMalformedEscapes);
     router.get("/v1/services").handler(this::listServices);
     router.get("/v1/services/:namespace/:name").handler(this::getService);
     Errors.install(router);
@@ -68,6 +71,33 @@ public final class HttpApi {
       return;
     }
     sendJson(ctx, 200, TableJson.service(service.get()));
+  }
+
+  private static void rejectMalformedEscapes(RoutingContext ctx) {
+    if (wellFormedEscapes(ctx.request().uri())) {
+      ctx.next();
+    } else {
+      Errors.send(
+          ctx,
+          400,
+          "malformed percent-encoding in the request URI (% must be followed by"
+              + " two hex digits)");
+    }
+  }
+
+  /** Whether every {@code %} in {@code uri} starts a {@code %XX} escape. */
+  static boolean wellFormedEscapes(String uri) {
+    for (int i = uri.indexOf('%'); i >= 0; i = uri.indexOf('%', i + 1)) {
+      if (i + 2 >= uri.length() || !isHex(uri.charAt(i + 1)) || !isHex(uri.charAt(i + 2))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ASCII only: Character.digit would also take other scripts' digits.
+  private static boolean isHex(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
 
   private boolean notServable(RoutingContext ctx) {

@@ -164,6 +164,25 @@ class HttpApiTest {
   }
 
   @Test
+  void malformedPercentEncodingIsABadRequestWithAJsonBody() throws Exception {
+    for (String uri :
+        List.of(
+            "/v1/services?namespace=%ZZ",
+            "/v1/services?namespace=%",
+            "/v1/services?namespace=shop&x=%2",
+            "/v1/services/%ZZ/cart",
+            "/v1/services/shop/cart%")) {
+      UdsHttp.Reply reply = http.get(uri);
+      assertThat(reply.status()).as(uri).isEqualTo(400);
+      assertThat(reply.contentType()).as(uri).isEqualTo("application/json");
+      assertThat(reply.json().getInteger("status")).as(uri).isEqualTo(400);
+      assertThat(reply.json().getString("error")).as(uri).contains("percent-encoding");
+    }
+    // The connection-level parser is fine with them: good requests still work.
+    assertThat(http.get("/v1/services?namespace=shop").status()).isEqualTo(200);
+  }
+
+  @Test
   void socketIsGroupAccessibleOnlyAndRemovedOnClose() throws Exception {
     Path socket = dir.resolve("api.sock");
     assertThat(Files.getPosixFilePermissions(socket))
