@@ -196,7 +196,9 @@ final class RegistryGrpc implements Service {
 
   private void fail(
       GrpcServerResponse<?, ?> response, String method, GrpcStatus status, String message) {
-    response.status(status).statusMessage(message).end();
+    response.status(status);
+    response.trailers().set(GrpcStatusMessage.HEADER, GrpcStatusMessage.percentEncoded(message));
+    response.end();
     metrics.grpcRequest(method, status.name());
   }
 
