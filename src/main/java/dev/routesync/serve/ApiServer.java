@@ -90,6 +90,7 @@ public final class ApiServer {
             .register(HEALTH_SERVICE, () -> Future.succeededFuture(readiness.isReady())));
     if (reflection) {
       grpc.addService(ReflectionService.v1());
+      grpc.addService(new ReflectionV1alpha()); // older grpcurl builds ask for v1alpha
     }
     extraBindings.accept(grpc);
     Router router = new HttpApi(table, trust).router(vertx);
