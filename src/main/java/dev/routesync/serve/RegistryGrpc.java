@@ -14,6 +14,7 @@ import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceName;
@@ -123,6 +124,7 @@ final class RegistryGrpc implements Service {
   }
 
   private void watch(GrpcServerRequest<WatchRequest, dev.routesync.api.v1.WatchEvent> call) {
+    Context context = Vertx.currentContext(); // the call's: the stream runs there
     SingleRequest.of(call)
         .onSuccess(
             request -> {
@@ -131,8 +133,7 @@ final class RegistryGrpc implements Service {
                 return;
               }
               WatchStream stream =
-                  new WatchStream(
-                      Vertx.currentContext(), call.response(), filter.get(), table, trust, metrics);
+                  new WatchStream(context, call.response(), filter.get(), table, trust, metrics);
               var connection = call.connection();
               hub.add(connection, stream);
               Runnable gone =
