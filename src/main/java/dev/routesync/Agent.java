@@ -16,6 +16,7 @@ import dev.routesync.sync.Coalescer;
 import dev.routesync.sync.Reconciler;
 import dev.routesync.sync.VertxScheduler;
 import dev.routesync.table.RoutingTable;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import dev.routesync.table.TableWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -60,6 +61,7 @@ public final class Agent {
   private final Metrics metrics;
   private final TableWriter table;
   private final Readiness readiness = new Readiness();
+  private final TableTrust trust = TableTrust.untrusted();
   private final Context syncContext;
   private final KubernetesClient client;
   private final Coalescer coalescer;
@@ -101,6 +103,7 @@ public final class Agent {
         new ApiServer(
             vertx,
             table,
+            trust,
             metrics,
             readiness,
             config.socket(),
@@ -191,6 +194,8 @@ public final class Agent {
                   .initialSync()
                   .onSuccess(
                       v -> {
+                        // On the sync context, after the initial sync's version is published.
+                        trust.raise(TableTrust.Level.SYNCED);
                         readiness.initialSyncDone();
                         LOG.info("initial sync done: {}", table.current());
                       });

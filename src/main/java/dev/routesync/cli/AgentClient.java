@@ -16,6 +16,7 @@ import io.vertx.grpc.client.GrpcClientRequest;
 import io.vertx.grpc.client.GrpcClientResponse;
 import io.vertx.grpc.client.InvalidStatusException;
 import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.ServiceMethod;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -38,18 +39,22 @@ public final class AgentClient implements AutoCloseable {
 
   static final String CALL_TIMEOUT_TEXT = CALL_TIMEOUT_SECONDS + "s";
 
+  /**
+   * How the agent's UNAVAILABLE message begins while it has no table to serve (the agent's {@code
+   * TableTrust.NOT_SYNCED}; part of the API, see README).
+   */
+  static final String NOT_SYNCED = "not synced yet";
+
   private final Path socket;
   private final Vertx vertx;
   private final GrpcClient grpc;
   private final SocketAddress address;
-  private final RegistryGrpcClient registry;
 
   private AgentClient(Path socket) {
     this.socket = socket;
     this.vertx = Vertx.builder().with(new VertxOptions().setPreferNativeTransport(true)).build();
     this.grpc = GrpcClient.client(vertx);
     this.address = SocketAddress.domainSocketAddress(socket.toString());
-    this.registry = RegistryGrpcClient.create(grpc, address);
   }
 
   /**
@@ -65,14 +70,13 @@ public final class AgentClient implements AutoCloseable {
 
   /** Every Service, or those of {@code request}'s namespace. */
   public ListResponse list(ListRequest request) {
-    return await(registry.list(request));
+    return await(unary(RegistryGrpcClient.List, request));
   }
 
   /** One Service, or empty when the agent's table does not hold it (NOT_FOUND). */
   public Optional<ServiceEndpoints> resolve(ResolveRequest request) {
     return await(
-        registry
-            .resolve(request)
+        unary(RegistryGrpcClient.Resolve, request)
             .map(Optional::of)
             .recover(
                 error ->
@@ -87,6 +91,9 @@ public final class AgentClient implements AutoCloseable {
    * until the agent ends the stream. Returns when it ends with status OK; fails otherwise.
    */
   public void watch(WatchRequest request, Consumer<WatchEvent> onEvent) {
+    // An agent that has not synced holds a Watch open without a word until it has; a List of the
+    // same scope fails at once with "not synced yet", so the command can say so instead of waiting.
+    list(ListRequest.newBuilder().setNamespace(request.getNamespace()).build());
     CompletableFuture<Void> ended = new CompletableFuture<>();
     vertx.getOrCreateContext().runOnContext(start -> startWatch(request, onEvent, ended));
     try {
@@ -146,6 +153,34 @@ public final class AgentClient implements AutoCloseable {
                 ended.completeExceptionally(endedWith(response, done.cause()));
               }
             });
+  }
+
+  // The request API rather than RegistryGrpcClient's unary methods, which drop the status message
+  // of a failed call: "not synced yet" is told apart from other UNAVAILABLE answers by it.
+  private <Q, R> Future<R> unary(ServiceMethod<R, Q> method, Q request) {
+    return grpc.request(address, method)
+        .compose(
+            call ->
+                call.end(request)
+                    .compose(
+                        sent ->
+                            call.response()
+                                .compose(
+                                    response ->
+                                        response
+                                            .last()
+                                            .recover(
+                                                error ->
+                                                    Future.failedFuture(
+                                                        failedWith(response, error))))));
+  }
+
+  private Throwable failedWith(GrpcClientResponse<?, ?> response, Throwable error) {
+    if (response.status() == GrpcStatus.UNAVAILABLE
+        && StatusMessages.of(response).startsWith(NOT_SYNCED)) {
+      return AgentFailures.notSynced(socket);
+    }
+    return error;
   }
 
   private Throwable endedWith(

@@ -20,6 +20,14 @@ final class AgentFailures {
             + " (is the agent running? set --socket or ROUTESYNC_SOCKET)");
   }
 
+  static AgentCallException notSynced(Path socket) {
+    return new AgentCallException(
+        "the agent on "
+            + socket
+            + " has not synced with the Kubernetes API server yet"
+            + " (it serves no routes until its first list succeeds; see its log and /readyz)");
+  }
+
   /** The failure of a call to the agent on {@code socket}, in one line. */
   static AgentCallException describe(Throwable error, Path socket) {
     for (Throwable cause = error; cause != null; cause = cause.getCause()) {

@@ -3,6 +3,7 @@ package dev.routesync.serve;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
 import dev.routesync.table.RoutingTable;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -49,12 +50,13 @@ public final class ApiServer {
   public ApiServer(
       Vertx vertx,
       TableView table,
+      TableTrust trust,
       Metrics metrics,
       Readiness readiness,
       Path socketPath,
       Optional<InetSocketAddress> tcpAddress,
       boolean reflection) {
-    this(vertx, table, metrics, readiness, socketPath, tcpAddress, reflection, grpc -> {});
+    this(vertx, table, trust, metrics, readiness, socketPath, tcpAddress, reflection, grpc -> {});
   }
 
   /**
@@ -64,6 +66,7 @@ public final class ApiServer {
   ApiServer(
       Vertx vertx,
       TableView table,
+      TableTrust trust,
       Metrics metrics,
       Readiness readiness,
       Path socketPath,
@@ -73,25 +76,29 @@ public final class ApiServer {
     this.vertx = vertx;
     this.tcpAddress = tcpAddress;
     this.hub = new WatchHub(metrics);
+    // Watch streams opened before the table was trusted wait for this to send their first message.
+    trust.onRaise(hub::wakeAll);
     GrpcServer grpc =
         GrpcServer.server(
             vertx,
             new GrpcServerOptions()
                 .setMaxMessageSize(MAX_REQUEST_BYTES)
                 .setScheduleDeadlineAutomatically(true));
-    grpc.addService(new RegistryGrpc(table, hub, metrics));
+    grpc.addService(new RegistryGrpc(table, trust, hub, metrics));
     grpc.addService(
         HealthService.create(vertx)
             .register(HEALTH_SERVICE, () -> Future.succeededFuture(readiness.isReady())));
     if (reflection) {
       grpc.addService(ReflectionService.v1());
+      grpc.addService(new ReflectionV1alpha()); // older grpcurl builds ask for v1alpha
     }
     extraBindings.accept(grpc);
-    Router router = new HttpApi(table).router(vertx);
+    Router router = new HttpApi(table, trust).router(vertx);
     this.handler =
         request -> {
           String type = request.getHeader("content-type");
           if (type != null && type.startsWith("application/grpc")) {
+            RequestEncoding.markUnencoded(request);
             grpc.handle(request);
           } else {
             router.handle(request);

@@ -4,6 +4,7 @@ import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -14,18 +15,24 @@ import java.util.Optional;
 
 /**
  * The read API for people and scripts, under {@code /v1/}. Every answer, errors included, is JSON.
- * Handlers read one immutable table snapshot and never block.
+ * Handlers read one immutable table snapshot and never block. Until the table is trusted, every
+ * answer from it is a 503 ("not synced yet"): an empty table then means "don't know".
  */
 public final class HttpApi {
 
   private final TableView table;
+  private final TableTrust trust;
 
-  public HttpApi(TableView table) {
+  public HttpApi(TableView table, TableTrust trust) {
     this.table = table;
+    this.trust = trust;
   }
 
   public Router router(Vertx vertx) {
     Router router = Router.router(vertx);
+    // First, before any route decodes a path or query parameter: a malformed escape there makes
+    // Vert.x throw, which would surface as a 500.
+    router.route().handler(HttpApi::rejectMalformedEscapes);
     router.get("/v1/services").handler(this::listServices);
     router.get("/v1/services/:namespace/:name").handler(this::getService);
     Errors.install(router);
@@ -34,16 +41,17 @@ public final class HttpApi {
 
   private void listServices(RoutingContext ctx) {
     String namespace = ctx.request().getParam("namespace");
-    RoutingTable snapshot = table.current();
-    Collection<ServiceEndpoints> services;
-    if (namespace == null || namespace.isEmpty()) {
-      services = snapshot.services();
-    } else if (KubernetesNames.isDns1123Label(namespace)) {
-      services = snapshot.servicesIn(namespace);
-    } else {
+    boolean all = namespace == null || namespace.isEmpty();
+    if (!all && !KubernetesNames.isDns1123Label(namespace)) {
       Errors.send(ctx, 400, "namespace '" + namespace + "' is not a valid DNS-1123 label");
       return;
     }
+    if (notServable(ctx)) {
+      return;
+    }
+    RoutingTable snapshot = table.current();
+    Collection<ServiceEndpoints> services =
+        all ? snapshot.services() : snapshot.servicesIn(namespace);
     sendJson(ctx, 200, TableJson.serviceList(snapshot.version(), services));
   }
 
@@ -54,12 +62,50 @@ public final class HttpApi {
       Errors.send(ctx, 400, "'" + namespace + "/" + name + "' is not a valid namespace/name");
       return;
     }
+    if (notServable(ctx)) {
+      return;
+    }
     Optional<ServiceEndpoints> service = table.current().get(new ServiceKey(namespace, name));
     if (service.isEmpty()) {
       Errors.send(ctx, 404, "service " + namespace + "/" + name + " not found");
       return;
     }
     sendJson(ctx, 200, TableJson.service(service.get()));
+  }
+
+  private static void rejectMalformedEscapes(RoutingContext ctx) {
+    if (wellFormedEscapes(ctx.request().uri())) {
+      ctx.next();
+    } else {
+      Errors.send(
+          ctx,
+          400,
+          "malformed percent-encoding in the request URI (% must be followed by"
+              + " two hex digits)");
+    }
+  }
+
+  /** Whether every {@code %} in {@code uri} starts a {@code %XX} escape. */
+  static boolean wellFormedEscapes(String uri) {
+    for (int i = uri.indexOf('%'); i >= 0; i = uri.indexOf('%', i + 1)) {
+      if (i + 2 >= uri.length() || !isHex(uri.charAt(i + 1)) || !isHex(uri.charAt(i + 2))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ASCII only: Character.digit would also take other scripts' digits.
+  private static boolean isHex(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  }
+
+  private boolean notServable(RoutingContext ctx) {
+    if (trust.servable()) {
+      return false;
+    }
+    Errors.send(ctx, 503, trust.whyNotServable());
+    return true;
   }
 
   static void sendJson(RoutingContext ctx, int status, JsonObject body) {

@@ -12,7 +12,9 @@ import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceName;
@@ -20,6 +22,7 @@ import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.GrpcServerResponse;
 import io.vertx.grpc.server.Service;
+import io.vertx.grpc.server.StatusException;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -27,16 +30,19 @@ import java.util.Set;
 /**
  * The {@code routesync.v1.Registry} service. Unary calls reply only after the request has ended
  * (replying earlier makes grpc-java reset the stream); every failure maps to a gRPC status with a
- * message a person can act on.
+ * message a person can act on. Until the table is trusted, List and Resolve fail with UNAVAILABLE
+ * ("not synced yet") and Watch streams wait for it (see {@link WatchStream}).
  */
 final class RegistryGrpc implements Service {
 
   private final TableView table;
+  private final TableTrust trust;
   private final WatchHub hub;
   private final Metrics metrics;
 
-  RegistryGrpc(TableView table, WatchHub hub, Metrics metrics) {
+  RegistryGrpc(TableView table, TableTrust trust, WatchHub hub, Metrics metrics) {
     this.table = table;
+    this.trust = trust;
     this.hub = hub;
     this.metrics = metrics;
   }
@@ -61,12 +67,15 @@ final class RegistryGrpc implements Service {
 
   private void resolve(
       GrpcServerRequest<ResolveRequest, dev.routesync.api.v1.ServiceEndpoints> call) {
-    call.last()
+    SingleRequest.of(call)
         .onSuccess(
             request -> {
               String invalid = invalidName(request.getNamespace(), request.getName());
               if (invalid != null) {
                 fail(call.response(), "Resolve", GrpcStatus.INVALID_ARGUMENT, invalid);
+                return;
+              }
+              if (notServable(call.response(), "Resolve")) {
                 return;
               }
               Optional<ServiceEndpoints> service =
@@ -82,11 +91,11 @@ final class RegistryGrpc implements Service {
               call.response().end(ProtoMapping.service(service.get()));
               metrics.grpcRequest("Resolve", GrpcStatus.OK.name());
             })
-        .onFailure(error -> requestFailed("Resolve", error));
+        .onFailure(error -> rejected(call.response(), "Resolve", error));
   }
 
   private void list(GrpcServerRequest<ListRequest, ListResponse> call) {
-    call.last()
+    SingleRequest.of(call)
         .onSuccess(
             request -> {
               String namespace = request.getNamespace();
@@ -96,6 +105,9 @@ final class RegistryGrpc implements Service {
                     "List",
                     GrpcStatus.INVALID_ARGUMENT,
                     "namespace '" + namespace + "' is not a valid DNS-1123 label");
+                return;
+              }
+              if (notServable(call.response(), "List")) {
                 return;
               }
               RoutingTable snapshot = table.current();
@@ -108,11 +120,12 @@ final class RegistryGrpc implements Service {
               call.response().end(response.build());
               metrics.grpcRequest("List", GrpcStatus.OK.name());
             })
-        .onFailure(error -> requestFailed("List", error));
+        .onFailure(error -> rejected(call.response(), "List", error));
   }
 
   private void watch(GrpcServerRequest<WatchRequest, dev.routesync.api.v1.WatchEvent> call) {
-    call.last()
+    Context context = Vertx.currentContext(); // the call's: the stream runs there
+    SingleRequest.of(call)
         .onSuccess(
             request -> {
               Optional<WatchFilter> filter = filter(call.response(), request);
@@ -120,8 +133,7 @@ final class RegistryGrpc implements Service {
                 return;
               }
               WatchStream stream =
-                  new WatchStream(
-                      Vertx.currentContext(), call.response(), filter.get(), table, metrics);
+                  new WatchStream(context, call.response(), filter.get(), table, trust, metrics);
               var connection = call.connection();
               hub.add(connection, stream);
               Runnable gone =
@@ -134,9 +146,9 @@ final class RegistryGrpc implements Service {
               call.errorHandler(error -> gone.run()); // cancelled by the client
               call.response().exceptionHandler(error -> gone.run());
               connection.closeHandler(ignored -> hub.dropStreamsOf(connection));
-              stream.start(request.getResumeFromVersion());
+              stream.open(request.getResumeFromVersion());
             })
-        .onFailure(error -> requestFailed("Watch", error));
+        .onFailure(error -> rejected(call.response(), "Watch", error));
   }
 
   private Optional<WatchFilter> filter(
@@ -173,14 +185,31 @@ final class RegistryGrpc implements Service {
     return null;
   }
 
+  // Before the table is trusted its emptiness means "don't know", not "no services": answering
+  // NOT_FOUND or an empty list would make sidecars drop routes. UNAVAILABLE is retryable.
+  private boolean notServable(GrpcServerResponse<?, ?> response, String method) {
+    if (trust.servable()) {
+      return false;
+    }
+    fail(response, method, GrpcStatus.UNAVAILABLE, trust.whyNotServable());
+    return true;
+  }
+
   private void fail(
       GrpcServerResponse<?, ?> response, String method, GrpcStatus status, String message) {
-    response.status(status).statusMessage(message).end();
+    response.status(status);
+    response.trailers().set(GrpcStatusMessage.HEADER, GrpcStatusMessage.percentEncoded(message));
+    response.end();
     metrics.grpcRequest(method, status.name());
   }
 
-  private void requestFailed(String method, Throwable error) {
-    // The request never completed (cancelled, reset, malformed): the server already answered.
-    metrics.grpcRequest(method, "ABORTED_BY_CLIENT");
+  // Not exactly one well-formed request message: end the call with the status SingleRequest
+  // chose. Anything else means the client went away (reset, closed): there is no one to answer.
+  private void rejected(GrpcServerResponse<?, ?> response, String method, Throwable error) {
+    if (error instanceof StatusException status) {
+      fail(response, method, status.status(), status.message());
+    } else {
+      metrics.grpcRequest(method, "ABORTED_BY_CLIENT");
+    }
   }
 }

@@ -13,8 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * starts shutting down (GOAWAY), its streams are ended cleanly so clients reconnect elsewhere
  * instead of seeing a reset.
  *
- * <p>Threading: {@link #published} runs on the table writer's thread; the rest on connection event
- * loops. The maps are concurrent for that reason.
+ * <p>Threading: {@link #published} and {@link #wakeAll} run on the table writer's thread (where the
+ * table is published and its trust raised); the rest on connection event loops. The maps are
+ * concurrent for that reason.
  */
 final class WatchHub {
 
@@ -27,6 +28,11 @@ final class WatchHub {
 
   /** A new table version: wake every stream. */
   void published(RoutingTable table) {
+    wakeAll();
+  }
+
+  /** Something every stream must look at (a new version, the table became trusted). */
+  void wakeAll() {
     for (Set<WatchStream> onConnection : streams.values()) {
       for (WatchStream stream : onConnection) {
         stream.nudge();

@@ -5,6 +5,7 @@ import dev.routesync.observe.Metrics;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Context;
 import io.vertx.grpc.server.GrpcServerResponse;
@@ -19,6 +20,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * catches up it receives the latest state of every service that changed, in one message, never a
  * stale or partial one. One that falls out of the delta log gets a full snapshot instead.
  *
+ * <p>Until the table is trusted ({@link TableTrust}) the stream is held open without a message: the
+ * empty table of a fresh start would tell the subscriber to drop every route. The first message is
+ * built only once the trust is raised, from the table then current, so it reflects the trusted
+ * table or a newer one; a version published while the stream waited is in it, not lost.
+ *
  * <p>Backpressure comes from HTTP/2 flow control: while the write queue is full nothing is built;
  * the drain handler resumes. Threading: everything runs on the stream's connection context; {@link
  * #nudge} may be called from any thread.
@@ -29,8 +35,11 @@ final class WatchStream {
   private final GrpcServerResponse<?, WatchEvent> response;
   private final WatchFilter filter;
   private final TableView table;
+  private final TableTrust trust;
   private final Metrics metrics;
   private final AtomicBoolean nudged = new AtomicBoolean();
+  private long resumeFrom;
+  private boolean started;
   private long sentVersion;
   private boolean waitingForDrain;
   private boolean closed;
@@ -40,16 +49,29 @@ final class WatchStream {
       GrpcServerResponse<?, WatchEvent> response,
       WatchFilter filter,
       TableView table,
+      TableTrust trust,
       Metrics metrics) {
     this.context = context;
     this.response = response;
     this.filter = filter;
     this.table = table;
+    this.trust = trust;
     this.metrics = metrics;
   }
 
-  /** Sends the first message: only what changed since {@code resumeFrom}, or a full snapshot. */
-  void start(long resumeFrom) {
+  /**
+   * Opens the stream, on its context: sends the first message now if the table is trusted, else
+   * when a nudge finds it trusted. Register the stream for nudges <em>before</em> calling this, so
+   * a trust raised in between cannot be missed.
+   */
+  void open(long resumeFrom) {
+    this.resumeFrom = resumeFrom;
+    flush();
+  }
+
+  /** The first message: only what changed since {@code resumeFrom}, or a full snapshot. */
+  private void start() {
+    started = true;
     RoutingTable current = table.current();
     Optional<Set<ServiceKey>> changed =
         resumeFrom > 0 ? current.changedSince(resumeFrom) : Optional.empty();
@@ -74,6 +96,13 @@ final class WatchStream {
 
   private void flush() {
     if (closed || waitingForDrain) {
+      return;
+    }
+    if (!started) {
+      // The trust first, then the table: once trusted, current() is that table or newer.
+      if (trust.servable()) {
+        start();
+      }
       return;
     }
     if (response.writeQueueFull()) {

@@ -169,8 +169,11 @@ class FakeAgentTest {
               ~ shop/cart endpoints=1
               - billing/ledger-api
             """);
+    // First a List of the same scope: it fails at once if the agent has not synced yet.
     assertThat(agent.requests)
-        .containsExactly(WatchRequest.newBuilder().setNamespace("shop").build());
+        .containsExactly(
+            ListRequest.newBuilder().setNamespace("shop").build(),
+            WatchRequest.newBuilder().setNamespace("shop").build());
   }
 
   @Test

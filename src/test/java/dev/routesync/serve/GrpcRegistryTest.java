@@ -236,6 +236,75 @@ class GrpcRegistryTest {
         .contains("routesync.v1.Registry", "grpc.health.v1.Health");
   }
 
+  /** One request on a v1alpha reflection stream (the older protocol grpcurl builds still ask). */
+  private io.grpc.reflection.v1alpha.ServerReflectionResponse reflectV1alpha(
+      io.grpc.reflection.v1alpha.ServerReflectionRequest request) throws Exception {
+    CompletableFuture<io.grpc.reflection.v1alpha.ServerReflectionResponse> answer =
+        new CompletableFuture<>();
+    StreamObserver<io.grpc.reflection.v1alpha.ServerReflectionRequest> requests =
+        io.grpc.reflection.v1alpha.ServerReflectionGrpc.newStub(grpc.channel())
+            .withDeadlineAfter(10, TimeUnit.SECONDS)
+            .serverReflectionInfo(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(io.grpc.reflection.v1alpha.ServerReflectionResponse response) {
+                    answer.complete(response);
+                  }
+
+                  @Override
+                  public void onError(Throwable error) {
+                    answer.completeExceptionally(error);
+                  }
+
+                  @Override
+                  public void onCompleted() {}
+                });
+    requests.onNext(request);
+    try {
+      return answer.get(10, TimeUnit.SECONDS);
+    } finally {
+      requests.onCompleted();
+    }
+  }
+
+  @Test
+  void reflectionV1alphaServesOlderClientsToo() throws Exception {
+    var listed =
+        reflectV1alpha(
+            io.grpc.reflection.v1alpha.ServerReflectionRequest.newBuilder()
+                .setListServices("")
+                .build());
+    assertThat(listed.getListServicesResponse().getServiceList())
+        .extracting(s -> s.getName())
+        .contains(
+            "routesync.v1.Registry",
+            "grpc.health.v1.Health",
+            "grpc.reflection.v1.ServerReflection",
+            "grpc.reflection.v1alpha.ServerReflection");
+
+    var described =
+        reflectV1alpha(
+            io.grpc.reflection.v1alpha.ServerReflectionRequest.newBuilder()
+                .setFileContainingSymbol("routesync.v1.Registry")
+                .build());
+    var file =
+        com.google.protobuf.DescriptorProtos.FileDescriptorProto.parseFrom(
+            described.getFileDescriptorResponse().getFileDescriptorProto(0));
+    assertThat(file.getPackage()).isEqualTo("routesync.v1");
+    assertThat(file.getServiceList()).extracting(s -> s.getName()).contains("Registry");
+
+    var itself =
+        reflectV1alpha(
+            io.grpc.reflection.v1alpha.ServerReflectionRequest.newBuilder()
+                .setFileContainingSymbol("grpc.reflection.v1alpha.ServerReflection")
+                .build());
+    assertThat(
+            com.google.protobuf.DescriptorProtos.FileDescriptorProto.parseFrom(
+                    itself.getFileDescriptorResponse().getFileDescriptorProto(0))
+                .getPackage())
+        .isEqualTo("grpc.reflection.v1alpha");
+  }
+
   @Test
   void countsCallsByMethodAndStatusAndOpenWatchers() {
     grpc.resolve("shop", "cart");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -36,7 +37,9 @@ class HttpApiTest {
         Vertx.builder()
             .with(new io.vertx.core.VertxOptions().setPreferNativeTransport(true))
             .build();
-    server = new SocketServer(vertx, dir.resolve("api.sock"), new HttpApi(table).router(vertx));
+    server =
+        new SocketServer(
+            vertx, dir.resolve("api.sock"), new HttpApi(table, TableTrust.synced()).router(vertx));
     server.listen().await(10, TimeUnit.SECONDS);
     http = new UdsHttp(dir.resolve("api.sock"));
     Port http8080 = new Port("http", 8080, "TCP");
@@ -158,6 +161,25 @@ class HttpApiTest {
     UdsHttp.Reply wrongMethod = http.request("DELETE", "/v1/services/shop/cart");
     assertThat(wrongMethod.status()).isEqualTo(405);
     assertThat(wrongMethod.json().getString("error")).contains("DELETE");
+  }
+
+  @Test
+  void malformedPercentEncodingIsABadRequestWithAJsonBody() throws Exception {
+    for (String uri :
+        List.of(
+            "/v1/services?namespace=%ZZ",
+            "/v1/services?namespace=%",
+            "/v1/services?namespace=shop&x=%2",
+            "/v1/services/%ZZ/cart",
+            "/v1/services/shop/cart%")) {
+      UdsHttp.Reply reply = http.get(uri);
+      assertThat(reply.status()).as(uri).isEqualTo(400);
+      assertThat(reply.contentType()).as(uri).isEqualTo("application/json");
+      assertThat(reply.json().getInteger("status")).as(uri).isEqualTo(400);
+      assertThat(reply.json().getString("error")).as(uri).contains("percent-encoding");
+    }
+    // The connection-level parser is fine with them: good requests still work.
+    assertThat(http.get("/v1/services?namespace=shop").status()).isEqualTo(200);
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import dev.routesync.testing.Http1;
 import io.grpc.ManagedChannel;
@@ -39,6 +40,7 @@ class TcpListenerTest {
         new ApiServer(
             vertx,
             table,
+            TableTrust.synced(),
             new Metrics(new SimpleMeterRegistry()),
             new Readiness(),
             dir.resolve("api.sock"),

@@ -7,6 +7,7 @@ import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
@@ -33,18 +34,42 @@ public final class ServeHarness implements AutoCloseable {
   private final Metrics metrics = new Metrics(registry);
   private final TableWriter table = new TableWriter(Clock.systemUTC(), 1024);
   private final Readiness readiness = new Readiness();
+  private final TableTrust trust;
   private final Path dir;
   private final ApiServer server;
 
+  /** Serving a table trusted from the start: every version the test publishes is served. */
   public ServeHarness() throws Exception {
+    this(TableTrust.synced());
+  }
+
+  /** Serving nothing until {@link #markSynced}, as an agent before its first list. */
+  public static ServeHarness unsynced() throws Exception {
+    return new ServeHarness(TableTrust.untrusted());
+  }
+
+  private ServeHarness(TableTrust trust) throws Exception {
+    this.trust = trust;
     dir = Files.createTempDirectory("serve");
     server =
         new ApiServer(
-            vertx, table, metrics, readiness, dir.resolve("api.sock"), Optional.empty(), true);
+            vertx,
+            table,
+            trust,
+            metrics,
+            readiness,
+            dir.resolve("api.sock"),
+            Optional.empty(),
+            true);
     table.onPublish(server::published);
     server.listen().await(10, TimeUnit.SECONDS);
     readiness.socketListening(true);
     readiness.initialSyncDone();
+  }
+
+  /** What the agent does once its initial sync is published. */
+  public void markSynced() {
+    trust.raise(TableTrust.Level.SYNCED);
   }
 
   public Path socket() {

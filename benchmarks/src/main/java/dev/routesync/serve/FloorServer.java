@@ -5,6 +5,7 @@ import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -48,6 +49,7 @@ public final class FloorServer {
         new ApiServer(
             vertx,
             table,
+            TableTrust.synced(),
             metrics,
             readiness,
             socketPath,
