@@ -103,11 +103,12 @@ public final class AgentOptions {
               + " Env: ROUTESYNC_RELIST_AFTER")
   String relistAfter;
 
+  // Descriptions are format strings to picocli: a literal percent sign is written %%.
   @Option(
       names = "--resync",
       defaultValue = "${env:ROUTESYNC_RESYNC:-10m}",
       description =
-          "Anti-entropy relist period, jittered +-10%; 0 turns it off (default: ${DEFAULT-VALUE})."
+          "Anti-entropy relist period, jittered +-10%%; 0 turns it off (default: ${DEFAULT-VALUE})."
               + " Env: ROUTESYNC_RESYNC")
   String resync;
 
