@@ -172,7 +172,9 @@ public final class Agent {
                   readiness.socketListening(true);
                   LOG.info("serving gRPC and HTTP on unix:{}", apiServer.socketPath());
                   if (apiServer.tcpPort() > 0) {
-                    LOG.info("also serving on tcp port {}", apiServer.tcpPort());
+                    LOG.warn(
+                        "also serving on tcp port {}, to every local user (--listen-tcp-insecure)",
+                        apiServer.tcpPort());
                   }
                 });
     Future<Void> admin =

@@ -116,9 +116,20 @@ public final class AgentOptions {
       names = "--listen-tcp",
       defaultValue = "${env:ROUTESYNC_LISTEN_TCP:-}",
       description =
-          "Also serve the socket's API on this loopback HOST:PORT (e.g. 127.0.0.1:9465); empty"
-              + " for none. Env: ROUTESYNC_LISTEN_TCP")
+          "Also serve the socket's API on this loopback HOST:PORT (e.g. 127.0.0.1:9465), to every"
+              + " local user; needs --listen-tcp-insecure. Empty for none. Env: ROUTESYNC_LISTEN_TCP")
   String listenTcp;
+
+  // TCP has no peer check: the socket's 0660 mode is the only access control the agent has, and
+  // a loopback port bypasses it for every user and every pod sharing the node's network. So
+  // --listen-tcp is refused unless the operator says, in a separate flag, that they accept it.
+  @Option(
+      names = "--listen-tcp-insecure",
+      defaultValue = "${env:ROUTESYNC_LISTEN_TCP_INSECURE:-false}",
+      description =
+          "Accept that --listen-tcp serves every local user: TCP has no group check, unlike the"
+              + " socket. Required with --listen-tcp. Env: ROUTESYNC_LISTEN_TCP_INSECURE")
+  boolean listenTcpInsecure;
 
   @Option(
       names = "--grpc-reflection",
@@ -190,6 +201,13 @@ public final class AgentOptions {
     if (parsedShutdownTimeout.isZero()) {
       throw new IllegalArgumentException("--shutdown-timeout must be greater than 0");
     }
+    Optional<InetSocketAddress> parsedListenTcp = parseListenTcp(listenTcp);
+    if (parsedListenTcp.isPresent() && !listenTcpInsecure) {
+      throw new IllegalArgumentException(
+          "--listen-tcp serves the API to every local user (TCP has no group check, unlike the"
+              + " socket); add --listen-tcp-insecure (or ROUTESYNC_LISTEN_TCP_INSECURE=true) to"
+              + " accept that");
+    }
     return new AgentConfig(
         parsedSource,
         kubeconfigPath,
@@ -199,7 +217,7 @@ public final class AgentOptions {
         adminHost.trim(),
         parsedAdminPort,
         nodeName == null ? "" : nodeName.trim(),
-        parseListenTcp(listenTcp),
+        parsedListenTcp,
         parseBoolean("--grpc-reflection", grpcReflection),
         parsedShutdownTimeout);
   }

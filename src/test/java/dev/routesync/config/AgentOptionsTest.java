@@ -175,7 +175,7 @@ class AgentOptionsTest {
     "127.0.0.2:0, 127.0.0.2, 0"
   })
   void listenTcpAcceptsLoopbackOnly(String flag, String host, int port) {
-    AgentConfig config = parse("--listen-tcp", flag).toConfig();
+    AgentConfig config = parse("--listen-tcp", flag, "--listen-tcp-insecure").toConfig();
     assertThat(config.listenTcp())
         .hasValueSatisfying(
             address -> {
@@ -183,6 +183,54 @@ class AgentOptionsTest {
               assertThat(address.getPort()).isEqualTo(port);
             });
     assertThat(parse().toConfig().listenTcp()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"127.0.0.1:9465", "[::1]:0", "localhost:9465"})
+  void listenTcpWithoutTheInsecureAcknowledgementIsRefusedSayingWhy(String address) {
+    AgentOptions options = parse("--listen-tcp", address);
+
+    assertThatThrownBy(options::toConfig)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "--listen-tcp serves the API to every local user (TCP has no group check, unlike the"
+                + " socket); add --listen-tcp-insecure (or ROUTESYNC_LISTEN_TCP_INSECURE=true) to"
+                + " accept that");
+  }
+
+  @Test
+  void theInsecureAcknowledgementAloneChangesNothing() {
+    assertThat(config("--listen-tcp-insecure").listenTcp()).isEmpty();
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void theInsecureAcknowledgementHasAnEnvironmentTwin(@TempDir Path tempDir) throws Exception {
+    // picocli reads the variable itself, so only a child process shows it: a value that is not a
+    // boolean fails before anything starts, naming the flag.
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.routesync.Main",
+                "agent",
+                "--socket",
+                tempDir.resolve("rs.sock").toString(),
+                "--admin-port",
+                "0")
+            .redirectErrorStream(true)
+            .redirectOutput(tempDir.resolve("out.txt").toFile());
+    builder.environment().put("ROUTESYNC_LISTEN_TCP_INSECURE", "maybe");
+    Process process = builder.start();
+    try {
+      assertThat(process.waitFor(50, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      String output = java.nio.file.Files.readString(tempDir.resolve("out.txt"));
+      assertThat(process.exitValue()).as(output).isEqualTo(2);
+      assertThat(output).contains("--listen-tcp-insecure").contains("maybe");
+    } finally {
+      process.destroyForcibly();
+    }
   }
 
   @ParameterizedTest(name = "{1}")
@@ -279,6 +327,8 @@ class AgentOptionsTest {
         Arguments.of(List.of("agent", "--admin-port", "70000"), "--admin-port"),
         Arguments.of(List.of("agent", "--label-selector", "a=b=c"), "--label-selector"),
         Arguments.of(List.of("agent", "--no-such-flag"), "--no-such-flag"),
+        Arguments.of(List.of("agent", "--listen-tcp", "127.0.0.1:0"), "--listen-tcp-insecure"),
+        Arguments.of(List.of("demo", "--listen-tcp", "127.0.0.1:0"), "--listen-tcp-insecure"),
         Arguments.of(List.of("demo", "--source", "pods"), "--source"));
   }
 
