@@ -38,6 +38,6 @@ class HelpTextTest {
     assertThat(exitCode).isZero();
     assertThat(systemErr.toString(StandardCharsets.UTF_8)).doesNotContain("WARN");
     assertThat(err.toString()).doesNotContain("WARN");
-    assertThat(out.toString()).contains("Anti-entropy relist period, jittered +-10%");
+    assertThat(out.toString()).contains("jittered +-10%;");
   }
 }
