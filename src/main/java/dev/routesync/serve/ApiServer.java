@@ -129,8 +129,15 @@ public final class ApiServer {
             .requestHandler(handler)
             .connectionHandler(this::onConnection);
     InetSocketAddress address = tcpAddress.get();
+    String host = address.getAddress().getHostAddress();
     Future<Void> onTcp =
-        tcp.listen(address.getPort(), address.getAddress().getHostAddress()).mapEmpty();
+        tcp.listen(address.getPort(), host)
+            .<Void>mapEmpty()
+            .recover(
+                error ->
+                    Future.failedFuture(
+                        ListenFailures.of(
+                            "tcp", ListenFailures.hostPort(host, address.getPort()), error)));
     return Future.all(onSocket, onTcp).mapEmpty();
   }
 
