@@ -7,13 +7,19 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import picocli.CommandLine;
 
 /**
@@ -127,6 +133,53 @@ class StartFailuresTest {
         .asString()
         .startsWith("routesync: cannot start: --admin-host no-such-host.invalid: ")
         .contains("does not resolve");
+  }
+
+  enum AtTheSocketPath {
+    REGULAR_FILE,
+    EMPTY_DIRECTORY,
+    SYMBOLIC_LINK,
+    LIVE_SOCKET_WITHOUT_LOCK
+  }
+
+  @ParameterizedTest
+  @EnumSource(AtTheSocketPath.class)
+  void somethingOtherThanAStaleSocketAtTheSocketPathIsAUsageErrorAndStays(AtTheSocketPath what)
+      throws Exception {
+    Path socket = dir.resolve("rs.sock");
+    ServerSocketChannel listener = null;
+    switch (what) {
+      case REGULAR_FILE -> Files.writeString(socket, "precious");
+      case EMPTY_DIRECTORY -> Files.createDirectory(socket);
+      case SYMBOLIC_LINK -> Files.createSymbolicLink(socket, dir.resolve("elsewhere"));
+      case LIVE_SOCKET_WITHOUT_LOCK ->
+          listener =
+              ServerSocketChannel.open(StandardProtocolFamily.UNIX)
+                  .bind(UnixDomainSocketAddress.of(socket));
+    }
+    try {
+      Result result =
+          agent(
+              "--socket",
+              socket.toString(),
+              "--kubeconfig",
+              unreachableClusterKubeconfig().toString());
+
+      assertThat(result.exitCode()).isEqualTo(2);
+      assertThat(result.errLines())
+          .singleElement()
+          .asString()
+          .startsWith("routesync: cannot start: --socket " + socket + ": ")
+          .contains("refusing to replace it");
+      assertThat(Files.exists(socket, LinkOption.NOFOLLOW_LINKS)).isTrue();
+      if (what == AtTheSocketPath.REGULAR_FILE) {
+        assertThat(Files.readString(socket)).isEqualTo("precious");
+      }
+    } finally {
+      if (listener != null) {
+        listener.close();
+      }
+    }
   }
 
   @Test
