@@ -176,6 +176,7 @@ public final class Agent {
             .onSuccess(
                 ignored -> {
                   readiness.socketListening(true);
+                  readiness.socketFileCheck(apiServer::socketFileProblem);
                   LOG.info("serving gRPC and HTTP on unix:{}", apiServer.socketPath());
                   if (apiServer.tcpPort() > 0) {
                     LOG.warn(

@@ -145,6 +145,11 @@ public final class ApiServer {
     return socket.path();
   }
 
+  /** Empty while the socket file is the one this server created; otherwise why not. */
+  public String socketFileProblem() {
+    return socket.fileProblem();
+  }
+
   /** The loopback TCP port, or -1 when not listening on TCP. */
   public int tcpPort() {
     return tcp == null ? -1 : tcp.actualPort();
