@@ -61,13 +61,13 @@ final class SocketFile {
    */
   static SocketFile reserve(Path socket) {
     refuseAnythingButAStaleSocket(socket);
+    // Nine bytes, so the private path is no longer than the configured one unless the socket's
+    // name is shorter than that: the kernel's 107-byte limit keeps meaning what it says.
     Path bindPath;
     do {
-      byte[] suffix = new byte[4];
-      RANDOM.nextBytes(suffix);
-      bindPath =
-          socket.resolveSibling(
-              "." + socket.getFileName() + "." + HexFormat.of().formatHex(suffix));
+      byte[] random = new byte[4];
+      RANDOM.nextBytes(random);
+      bindPath = socket.resolveSibling("." + HexFormat.of().formatHex(random));
     } while (Files.exists(bindPath, LinkOption.NOFOLLOW_LINKS));
     int bytes = bindPath.toString().getBytes(StandardCharsets.UTF_8).length;
     if (bytes > SocketLock.MAX_PATH_BYTES) {
@@ -126,7 +126,8 @@ final class SocketFile {
   /**
    * Null when nobody listens on the socket (connection refused, at once); otherwise what was found.
    * The connect never blocks: a live listener accepts into its backlog at once or, when that is
-   * full, fails with EAGAIN, and both mean somebody is there.
+   * full, fails with EAGAIN, and both mean somebody is there. (The JDK refuses paths of exactly 107
+   * bytes, one short of the kernel: a stale socket there is refused rather than replaced.)
    */
   private static String whoListens(Path socket) {
     try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {

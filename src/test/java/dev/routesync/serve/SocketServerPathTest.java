@@ -93,6 +93,23 @@ class SocketServerPathTest {
   }
 
   @Test
+  void servesOnAPathOfExactlyTheKernelsLimit() throws Exception {
+    String prefix = dir.toAbsolutePath() + "/";
+    Path socket = Path.of(prefix + "s".repeat(SocketLock.MAX_PATH_BYTES - prefix.length()));
+    SocketServer server = server(socket);
+
+    server.listen().await(10, TimeUnit.SECONDS);
+    try {
+      // (The JDK's own client stops one byte short of the kernel's limit, so no request here.)
+      int mode = (Integer) Files.getAttribute(socket, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+      assertThat(mode & 0170000).as("a socket").isEqualTo(0140000);
+      assertThat(server.fileProblem()).isEmpty();
+    } finally {
+      server.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void refusesARegularFileAndKeepsItsData() throws Exception {
     Path socket = Files.writeString(dir.resolve("rs.sock"), "precious data");
 
