@@ -75,6 +75,7 @@ public final class SocketServer {
             })
         .onFailure(
             error -> {
+              server.close(); // bound, perhaps, but never published
               file.removeIfOurs();
               lock.close();
             });
