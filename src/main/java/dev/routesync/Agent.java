@@ -12,6 +12,9 @@ import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
 import dev.routesync.serve.AdminServer;
 import dev.routesync.serve.ApiServer;
+import dev.routesync.serve.ListenFailures;
+import dev.routesync.startup.BadConfigurationException;
+import dev.routesync.startup.Reasons;
 import dev.routesync.sync.Coalescer;
 import dev.routesync.sync.Reconciler;
 import dev.routesync.sync.VertxScheduler;
@@ -31,6 +34,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Random;
@@ -151,7 +155,9 @@ public final class Agent {
     try {
       kubeConfig = KubeClients.load(config.kubeconfig());
     } catch (RuntimeException e) {
-      return Future.failedFuture(e);
+      // Missing, unreadable or malformed: the operator's to fix, not a restart's (exit code 2).
+      String source = config.kubeconfig().map(path -> "--kubeconfig " + path).orElse("kubeconfig");
+      return Future.failedFuture(new BadConfigurationException(source + ": " + Reasons.of(e), e));
     }
     return start(config, kubeConfig);
   }
@@ -173,9 +179,12 @@ public final class Agent {
             .onSuccess(
                 ignored -> {
                   readiness.socketListening(true);
+                  readiness.socketFileCheck(apiServer::socketFileProblem);
                   LOG.info("serving gRPC and HTTP on unix:{}", apiServer.socketPath());
                   if (apiServer.tcpPort() > 0) {
-                    LOG.info("also serving on tcp port {}", apiServer.tcpPort());
+                    LOG.warn(
+                        "also serving on tcp port {}, to every local user (--listen-tcp-insecure)",
+                        apiServer.tcpPort());
                   }
                 });
     Future<Void> admin =
@@ -184,6 +193,7 @@ public final class Agent {
             : adminServer
                 .listen()
                 .onSuccess(port -> LOG.info("admin on {}:{}", config.adminHost(), port))
+                .recover(error -> Future.failedFuture(adminListenFailure(error)))
                 .mapEmpty();
     return Future.all(socket, admin)
         .<Void>mapEmpty()
@@ -200,6 +210,16 @@ public final class Agent {
                         LOG.info("initial sync done: {}", table.current());
                       });
             });
+  }
+
+  private Throwable adminListenFailure(Throwable error) {
+    if (error instanceof UnknownHostException) {
+      return new BadConfigurationException(
+          "--admin-host " + config.adminHost() + ": does not resolve (" + Reasons.of(error) + ")",
+          error);
+    }
+    return ListenFailures.of(
+        "admin", ListenFailures.hostPort(config.adminHost(), config.adminPort()), error);
   }
 
   private Future<String> liveness() {

@@ -23,7 +23,9 @@
  *       the version their subscriber has reached and are nudged on every publish.
  *   <li>{@code observe/}: metrics and readiness; {@code config/} and {@code demo/}: the command
  *       line and the embedded demo cluster; {@code cli/}: {@code routesync get} and {@code watch},
- *       clients of a running agent. {@link dev.routesync.Agent} wires it all.
+ *       clients of a running agent; {@code startup/}: the one start-time error every stage may
+ *       raise for configuration the operator must fix (exit code 2). {@link dev.routesync.Agent}
+ *       wires it all.
  * </ol>
  *
  * <h2>Which thread runs what</h2>

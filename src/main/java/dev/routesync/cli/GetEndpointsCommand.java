@@ -12,7 +12,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code routesync get endpoints NS/NAME}: one Service's endpoints, as sidecars get them. */
+/**
+ * {@code routesync get endpoints NAME -n NS} or {@code NS/NAME}: one Service's endpoints, as
+ * sidecars get them.
+ */
 @Command(
     name = "endpoints",
     aliases = "ep",
@@ -24,15 +27,18 @@ public final class GetEndpointsCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
+  @Mixin NamespaceOption namespace;
+
   @Parameters(
       index = "0",
-      paramLabel = "NAMESPACE/NAME",
-      description = "The Service, for example shop/cart.")
+      paramLabel = "[NAMESPACE/]NAME",
+      description = "The Service: cart -n shop, or shop/cart.")
   String service;
 
   @Override
   public Integer call() {
-    ServiceRef ref = KubeNames.serviceRef(spec, service);
+    ServiceRef ref = namespace.service(spec, service);
+    String named = ref.getNamespace() + "/" + ref.getName();
     ResolveRequest request =
         ResolveRequest.newBuilder().setNamespace(ref.getNamespace()).setName(ref.getName()).build();
     return ClientRun.run(
@@ -41,14 +47,14 @@ public final class GetEndpointsCommand implements Callable<Integer> {
         (agent, out, err) -> {
           Optional<ServiceEndpoints> resolved = agent.resolve(request);
           if (resolved.isEmpty()) {
-            err.println("routesync: service " + service + " not found");
+            err.println("routesync: service " + named + " not found");
             return ExitCode.SOFTWARE;
           }
           ServiceEndpoints endpoints = resolved.get();
           if (options.output() == OutputFormat.JSON) {
             out.print(ProtoJson.pretty(endpoints));
           } else if (endpoints.getEndpointsCount() == 0) {
-            err.println("No endpoints for service " + service + ".");
+            err.println("No endpoints for service " + named + ".");
           } else {
             out.print(EndpointTable.render(endpoints));
           }

@@ -7,7 +7,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code routesync get services [-n NS]}: the Services in the agent's table. */
@@ -22,15 +21,11 @@ public final class GetServicesCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Option(
-      names = {"-n", "--namespace"},
-      paramLabel = "NS",
-      description = "Only this namespace (default: all).")
-  String namespace;
+  @Mixin NamespaceOption namespace;
 
   @Override
   public Integer call() {
-    String validNamespace = KubeNames.namespace(spec, namespace);
+    String validNamespace = namespace.filter(spec);
     ListRequest request = ListRequest.newBuilder().setNamespace(validNamespace).build();
     return ClientRun.run(
         spec,

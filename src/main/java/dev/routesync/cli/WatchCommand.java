@@ -6,7 +6,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -27,16 +26,11 @@ public final class WatchCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Option(
-      names = {"-n", "--namespace"},
-      paramLabel = "NS",
-      description = "Only this namespace (default: all).")
-  String namespace;
+  @Mixin NamespaceOption namespace;
 
   @Override
   public Integer call() {
-    WatchRequest request =
-        WatchRequest.newBuilder().setNamespace(KubeNames.namespace(spec, namespace)).build();
+    WatchRequest request = WatchRequest.newBuilder().setNamespace(namespace.filter(spec)).build();
     boolean json = options.output() == OutputFormat.JSON;
     return ClientRun.run(
         spec,

@@ -22,7 +22,7 @@ public final class AgentCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     AgentConfig config = validated(spec, options);
-    return AgentRunner.run(Agent.start(config));
+    return AgentRunner.run(Agent.start(config), spec.commandLine().getErr());
   }
 
   /** Validates the options or fails with a usage error (exit code 2). */

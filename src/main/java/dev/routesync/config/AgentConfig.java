@@ -86,9 +86,23 @@ public record AgentConfig(
     }
   }
 
+  // Withers go through the canonical constructor, never the short one above: that one fills in
+  // defaults, and `routesync demo` lost --listen-tcp, --grpc-reflection and --shutdown-timeout
+  // that way. AgentConfigWithersTest checks every field against every wither.
+
   public AgentConfig withSocket(Path newSocket) {
     return new AgentConfig(
-        source, kubeconfig, watch, coalescer, newSocket, adminHost, adminPort, nodeName);
+        source,
+        kubeconfig,
+        watch,
+        coalescer,
+        newSocket,
+        adminHost,
+        adminPort,
+        nodeName,
+        listenTcp,
+        grpcReflection,
+        shutdownTimeout);
   }
 
   public AgentConfig withKubeconfig(Path newKubeconfig) {
@@ -100,7 +114,10 @@ public record AgentConfig(
         socket,
         adminHost,
         adminPort,
-        nodeName);
+        nodeName,
+        listenTcp,
+        grpcReflection,
+        shutdownTimeout);
   }
 
   /** One line for the start-up log. */

@@ -22,6 +22,18 @@ public final class AgentOptions {
 
   public static final String DEFAULT_SOCKET = "/var/run/routesync/routesync.sock";
 
+  // The sane range of every duration flag (the README's configuration table says the same).
+  // Beyond them a value is a typo or a unit mistake: `--resync 1ms` relisted the whole cluster
+  // 87 times in 4 s, and hours of debounce overflowed the coalescer's nanosecond arithmetic.
+  static final Duration MAX_DEBOUNCE = Duration.ofSeconds(10);
+  static final Duration MAX_MAX_DELAY = Duration.ofSeconds(60);
+  static final Duration MIN_RELIST_AFTER = Duration.ofSeconds(1);
+  static final Duration MAX_RELIST_AFTER = Duration.ofHours(1);
+  static final Duration MIN_RESYNC = Duration.ofMinutes(1);
+  static final Duration MAX_RESYNC = Duration.ofHours(24);
+  static final Duration MIN_SHUTDOWN_TIMEOUT = Duration.ofSeconds(1);
+  static final Duration MAX_SHUTDOWN_TIMEOUT = Duration.ofMinutes(5);
+
   @Option(
       names = "--source",
       defaultValue = "${env:ROUTESYNC_SOURCE:-endpointslices}",
@@ -77,14 +89,16 @@ public final class AgentOptions {
       names = "--debounce",
       defaultValue = "${env:ROUTESYNC_DEBOUNCE:-50ms}",
       description =
-          "Quiet period before a batch is published (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_DEBOUNCE")
+          "Quiet period before a batch is published, 0..10s (default: ${DEFAULT-VALUE})."
+              + " Env: ROUTESYNC_DEBOUNCE")
   String debounce;
 
   @Option(
       names = "--max-delay",
       defaultValue = "${env:ROUTESYNC_MAX_DELAY:-500ms}",
       description =
-          "Longest a change waits while changes keep coming (default: ${DEFAULT-VALUE})."
+          "Longest a change waits while changes keep coming, debounce..1m (default:"
+              + " ${DEFAULT-VALUE})."
               + " Env: ROUTESYNC_MAX_DELAY")
   String maxDelay;
 
@@ -99,15 +113,17 @@ public final class AgentOptions {
       names = "--relist-after",
       defaultValue = "${env:ROUTESYNC_RELIST_AFTER:-10s}",
       description =
-          "Relist after a watch outage longer than this (default: ${DEFAULT-VALUE})."
+          "Relist after a watch outage longer than this, 1s..1h (default: ${DEFAULT-VALUE})."
               + " Env: ROUTESYNC_RELIST_AFTER")
   String relistAfter;
 
+  // Descriptions are format strings to picocli: a literal percent sign is written %%.
   @Option(
       names = "--resync",
       defaultValue = "${env:ROUTESYNC_RESYNC:-10m}",
       description =
-          "Anti-entropy relist period, jittered +-10%; 0 turns it off (default: ${DEFAULT-VALUE})."
+          "Anti-entropy relist period, 1m..24h, jittered +-10%%; 0 turns it off (default:"
+              + " ${DEFAULT-VALUE})."
               + " Env: ROUTESYNC_RESYNC")
   String resync;
 
@@ -115,9 +131,20 @@ public final class AgentOptions {
       names = "--listen-tcp",
       defaultValue = "${env:ROUTESYNC_LISTEN_TCP:-}",
       description =
-          "Also serve the socket's API on this loopback HOST:PORT (e.g. 127.0.0.1:9465); empty"
-              + " for none. Env: ROUTESYNC_LISTEN_TCP")
+          "Also serve the socket's API on this loopback HOST:PORT (e.g. 127.0.0.1:9465), to every"
+              + " local user; needs --listen-tcp-insecure. Empty for none. Env: ROUTESYNC_LISTEN_TCP")
   String listenTcp;
+
+  // TCP has no peer check: the socket's 0660 mode is the only access control the agent has, and
+  // a loopback port bypasses it for every user and every pod sharing the node's network. So
+  // --listen-tcp is refused unless the operator says, in a separate flag, that they accept it.
+  @Option(
+      names = "--listen-tcp-insecure",
+      defaultValue = "${env:ROUTESYNC_LISTEN_TCP_INSECURE:-false}",
+      description =
+          "Accept that --listen-tcp serves every local user: TCP has no group check, unlike the"
+              + " socket. Required with --listen-tcp. Env: ROUTESYNC_LISTEN_TCP_INSECURE")
+  boolean listenTcpInsecure;
 
   @Option(
       names = "--grpc-reflection",
@@ -131,7 +158,7 @@ public final class AgentOptions {
       names = "--shutdown-timeout",
       defaultValue = "${env:ROUTESYNC_SHUTDOWN_TIMEOUT:-10s}",
       description =
-          "Longest a graceful stop may take (default: ${DEFAULT-VALUE}). Env:"
+          "Longest a graceful stop may take, 1s..5m (default: ${DEFAULT-VALUE}). Env:"
               + " ROUTESYNC_SHUTDOWN_TIMEOUT")
   String shutdownTimeout;
 
@@ -156,18 +183,16 @@ public final class AgentOptions {
     }
     LabelSelectors.validate(selector);
     List<String> namespaceList = parseNamespaces(namespaces);
-    Duration parsedDebounce = duration("--debounce", debounce);
-    Duration parsedMaxDelay = duration("--max-delay", maxDelay);
+    Duration parsedDebounce = duration("--debounce", debounce, Duration.ZERO, MAX_DEBOUNCE);
+    Duration parsedMaxDelay = duration("--max-delay", maxDelay, Duration.ZERO, MAX_MAX_DELAY);
     if (parsedMaxDelay.compareTo(parsedDebounce) < 0) {
       throw new IllegalArgumentException(
           "--max-delay (" + maxDelay + ") must be at least --debounce (" + debounce + ")");
     }
     int parsedMaxBatch = integer("--max-batch", maxBatch, 1, 1_000_000);
-    Duration parsedRelistAfter = duration("--relist-after", relistAfter);
-    if (parsedRelistAfter.isZero()) {
-      throw new IllegalArgumentException("--relist-after must be greater than 0");
-    }
-    Duration parsedResync = duration("--resync", resync);
+    Duration parsedRelistAfter =
+        duration("--relist-after", relistAfter, MIN_RELIST_AFTER, MAX_RELIST_AFTER);
+    Duration parsedResync = offOrDuration("--resync", resync, MIN_RESYNC, MAX_RESYNC);
     int parsedAdminPort = integer("--admin-port", adminPort, 0, 65535);
     if (socket == null || socket.isBlank()) {
       throw new IllegalArgumentException("--socket must not be empty");
@@ -185,9 +210,14 @@ public final class AgentOptions {
             WatchSettings.DEFAULT_BACKOFF_MIN,
             WatchSettings.DEFAULT_BACKOFF_MAX,
             WatchSettings.DEFAULT_CONNECTIVITY_CHECK);
-    Duration parsedShutdownTimeout = duration("--shutdown-timeout", shutdownTimeout);
-    if (parsedShutdownTimeout.isZero()) {
-      throw new IllegalArgumentException("--shutdown-timeout must be greater than 0");
+    Duration parsedShutdownTimeout =
+        duration("--shutdown-timeout", shutdownTimeout, MIN_SHUTDOWN_TIMEOUT, MAX_SHUTDOWN_TIMEOUT);
+    Optional<InetSocketAddress> parsedListenTcp = parseListenTcp(listenTcp);
+    if (parsedListenTcp.isPresent() && !listenTcpInsecure) {
+      throw new IllegalArgumentException(
+          "--listen-tcp serves the API to every local user (TCP has no group check, unlike the"
+              + " socket); add --listen-tcp-insecure (or ROUTESYNC_LISTEN_TCP_INSECURE=true) to"
+              + " accept that");
     }
     return new AgentConfig(
         parsedSource,
@@ -198,7 +228,7 @@ public final class AgentOptions {
         adminHost.trim(),
         parsedAdminPort,
         nodeName == null ? "" : nodeName.trim(),
-        parseListenTcp(listenTcp),
+        parsedListenTcp,
         parseBoolean("--grpc-reflection", grpcReflection),
         parsedShutdownTimeout);
   }
@@ -280,7 +310,39 @@ public final class AgentOptions {
     return result;
   }
 
-  private static Duration duration(String flag, String text) {
+  /** {@code text} as a duration within {@code min..max}, or a one-line error naming the range. */
+  private static Duration duration(String flag, String text, Duration min, Duration max) {
+    Duration value = parseDuration(flag, text);
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      throw new IllegalArgumentException(
+          flag
+              + " must be between "
+              + Durations.format(min)
+              + " and "
+              + Durations.format(max)
+              + ", got "
+              + text.trim());
+    }
+    return value;
+  }
+
+  /** As {@link #duration}, where {@code 0} also means off. */
+  private static Duration offOrDuration(String flag, String text, Duration min, Duration max) {
+    Duration value = parseDuration(flag, text);
+    if (!value.isZero() && (value.compareTo(min) < 0 || value.compareTo(max) > 0)) {
+      throw new IllegalArgumentException(
+          flag
+              + " must be 0 (off) or between "
+              + Durations.format(min)
+              + " and "
+              + Durations.format(max)
+              + ", got "
+              + text.trim());
+    }
+    return value;
+  }
+
+  private static Duration parseDuration(String flag, String text) {
     try {
       return Durations.parse(text);
     } catch (IllegalArgumentException e) {

@@ -1,11 +1,15 @@
 package dev.routesync.config;
 
 import dev.routesync.Agent;
+import dev.routesync.startup.BadConfigurationException;
 import io.vertx.core.Future;
+import java.io.PrintWriter;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.ExitCode;
 
 /** Runs a started agent until the JVM is asked to stop (SIGTERM, SIGINT), then stops it. */
 public final class AgentRunner {
@@ -15,17 +19,27 @@ public final class AgentRunner {
 
   private AgentRunner() {}
 
-  /** Blocks until shutdown; returns the process exit code. */
-  public static int run(Future<Agent> starting) {
+  /** Blocks until shutdown; returns the process exit code. A failed start is one line on err. */
+  public static int run(Future<Agent> starting, PrintWriter err) {
     Agent agent;
     try {
       agent = starting.toCompletionStage().toCompletableFuture().join();
     } catch (RuntimeException e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      System.err.println("routesync: cannot start: " + cause.getMessage());
-      return 1;
+      return startFailed(e, err);
     }
     return awaitShutdown(agent::stop, agent.config().shutdownTimeout());
+  }
+
+  /**
+   * Reports a failed start in one line; returns the exit code: 2 for configuration the operator
+   * must change ({@link BadConfigurationException}), 1 for anything else.
+   */
+  public static int startFailed(Throwable error, PrintWriter err) {
+    Throwable cause =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    err.println("routesync: cannot start: " + cause.getMessage());
+    err.flush();
+    return cause instanceof BadConfigurationException ? ExitCode.USAGE : ExitCode.SOFTWARE;
   }
 
   /** Blocks until the JVM shuts down, running {@code stop} in the shutdown hook. */

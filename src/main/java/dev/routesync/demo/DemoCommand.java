@@ -73,9 +73,7 @@ public final class DemoCommand implements Callable<Integer> {
     } catch (RuntimeException e) {
       cluster.close();
       workDir.close();
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      System.err.println("routesync: cannot start: " + cause.getMessage());
-      return 1;
+      return AgentRunner.startFailed(e, spec.commandLine().getErr());
     }
     cluster.startChurn(churnEveryMillis);
     printHowTo(demoConfig, cluster, agent);

@@ -1,14 +1,18 @@
 package dev.routesync.observe;
 
+import java.util.function.Supplier;
+
 /**
- * Whether the agent should receive traffic: the first full list is published and the socket is
- * listening, and it is not shutting down. Flags flip from any thread; reads never block.
+ * Whether the agent should receive traffic: the first full list is published, the socket is
+ * listening and its file is still the one sidecars reach it by, and it is not shutting down. Flags
+ * flip from any thread; reads never block.
  */
 public final class Readiness {
 
   private volatile boolean initialSyncDone;
   private volatile boolean socketListening;
   private volatile boolean draining;
+  private volatile Supplier<String> socketFile = () -> "";
 
   public void initialSyncDone() {
     initialSyncDone = true;
@@ -18,12 +22,20 @@ public final class Readiness {
     socketListening = listening;
   }
 
+  /**
+   * Checked on every readiness read: empty while the socket file is in place, otherwise why not. A
+   * deleted or replaced socket file leaves the agent running but unreachable for new sidecars.
+   */
+  public void socketFileCheck(Supplier<String> check) {
+    socketFile = check;
+  }
+
   public void draining() {
     draining = true;
   }
 
   public boolean isReady() {
-    return initialSyncDone && socketListening && !draining;
+    return reason().isEmpty();
   }
 
   /** Why not ready, for the probe's body; empty when ready. */
@@ -37,6 +49,6 @@ public final class Readiness {
     if (!socketListening) {
       return "socket not listening";
     }
-    return "";
+    return socketFile.get();
   }
 }

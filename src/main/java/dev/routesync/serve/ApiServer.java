@@ -136,13 +136,25 @@ public final class ApiServer {
             .requestHandler(handler)
             .connectionHandler(this::onConnection);
     InetSocketAddress address = tcpAddress.get();
+    String host = address.getAddress().getHostAddress();
     Future<Void> onTcp =
-        tcp.listen(address.getPort(), address.getAddress().getHostAddress()).mapEmpty();
+        tcp.listen(address.getPort(), host)
+            .<Void>mapEmpty()
+            .recover(
+                error ->
+                    Future.failedFuture(
+                        ListenFailures.of(
+                            "tcp", ListenFailures.hostPort(host, address.getPort()), error)));
     return Future.all(onSocket, onTcp).mapEmpty();
   }
 
   public Path socketPath() {
     return socket.path();
+  }
+
+  /** Empty while the socket file is the one this server created; otherwise why not. */
+  public String socketFileProblem() {
+    return socket.fileProblem();
   }
 
   /** The loopback TCP port, or -1 when not listening on TCP. */

@@ -1,120 +1,219 @@
 package dev.routesync.serve;
 
+import dev.routesync.startup.BadConfigurationException;
+import dev.routesync.startup.Reasons;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Claims a socket path for one agent. The epoll bind silently replaces whatever file is at the
  * path, so without this a second agent would steal a running one's socket. The claim is an advisory
  * lock on {@code <socket>.lock}: the kernel releases it when the process dies, even on SIGKILL, so
  * a crashed agent never blocks its successor.
+ *
+ * <p>Who can take that lock matters as much as the lock: a process that holds even a shared lock on
+ * the file makes the next agent refuse to start. Sidecars mount the socket's directory, so the lock
+ * file is kept out of their reach in that same directory, rather than in a second directory that
+ * every install would have to provide and keep unmounted (decided for issue 8, B.4):
+ *
+ * <ul>
+ *   <li>The lock file is created {@code 0600}: an fcntl lock needs a descriptor, and only the
+ *       agent's uid can open the file. The socket group (sidecars) and others cannot.
+ *   <li>The directory must not let the group or others write to it (unless sticky, like {@code
+ *       /tmp}): they could otherwise replace the lock file, or the socket, with one of their own.
+ *       The DaemonSet makes it {@code 2750}; directories the agent creates are {@code 0750}.
+ *   <li>An existing lock file must be a regular file (never followed as a link) owned by the
+ *       agent's uid. One with another mode, left by an older version that created it {@code 0644},
+ *       is replaced by a new {@code 0600} file, not just chmod-ed: a descriptor opened while it was
+ *       world-readable keeps working whatever the mode becomes, but it then points at an unlinked
+ *       file nobody else locks. The old file stays locked too while this agent runs, so an agent
+ *       that opened it just before the replacement cannot think it owns the socket as well.
+ * </ul>
  */
 public final class SocketLock implements AutoCloseable {
 
   /** The longest Unix socket path the kernel accepts (sun_path is 108 bytes with the NUL). */
   static final int MAX_PATH_BYTES = 107;
 
-  private final Path socket;
-  private final FileChannel channel;
-  private final FileLock lock;
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFREG = 0100000;
+  private static final int S_ISVTX = 01000;
+  private static final int PERMISSION_BITS = 0777;
+  private static final int OWNER_READ_WRITE = 0600;
+  private static final int GROUP_OR_OTHERS_WRITE = 0022;
 
-  private SocketLock(Path socket, FileChannel channel, FileLock lock) {
+  private final Path socket;
+  private final List<FileChannel> held;
+
+  private SocketLock(Path socket, List<FileChannel> held) {
     this.socket = socket;
-    this.channel = channel;
-    this.lock = lock;
+    this.held = held;
   }
 
   /**
-   * Creates the socket's directory (0750) if needed, takes the lock and removes a stale socket file
-   * left by a dead agent.
+   * Checks the socket's directory (creating it 0750 if needed) and takes the lock. Leaves the
+   * socket path itself alone: {@link SocketFile} decides what may be replaced there.
    *
-   * @throws IllegalStateException with an operator-readable message when the path is unusable or
-   *     another live agent owns it
+   * @throws BadConfigurationException when the path, its directory or the lock file is unusable
+   * @throws IllegalStateException when another live agent owns the path
    */
   public static SocketLock claim(Path socket) {
     Path absolute = socket.toAbsolutePath();
     int bytes = absolute.toString().getBytes(StandardCharsets.UTF_8).length;
     if (bytes > MAX_PATH_BYTES) {
-      throw new IllegalStateException(
+      throw new BadConfigurationException(
           "socket path " + absolute + " is " + bytes + " bytes; the limit is " + MAX_PATH_BYTES);
     }
     Path dir = absolute.getParent();
+    prepareDirectory(dir);
+    Path lockFile = absolute.resolveSibling(absolute.getFileName() + ".lock");
+    List<FileChannel> held = new ArrayList<>();
+    try {
+      lockOrReplace(absolute, lockFile, held);
+      FileChannel current = held.get(0);
+      current.truncate(0);
+      current.write(
+          ByteBuffer.wrap(
+              (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
+    } catch (IOException e) {
+      held.forEach(SocketLock::closeQuietly);
+      throw new IllegalStateException("cannot lock " + lockFile + ": " + Reasons.of(e), e);
+    } catch (RuntimeException e) {
+      held.forEach(SocketLock::closeQuietly);
+      throw e;
+    }
+    return new SocketLock(absolute, List.copyOf(held));
+  }
+
+  private static void prepareDirectory(Path dir) {
     try {
       if (!Files.isDirectory(dir)) {
         Files.createDirectories(dir);
         // Set explicitly: createDirectories' attribute is filtered by the umask.
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-x---"));
       }
+      int mode = (Integer) Files.getAttribute(dir, "unix:mode");
+      if ((mode & GROUP_OR_OTHERS_WRITE) != 0 && (mode & S_ISVTX) == 0) {
+        throw new BadConfigurationException(
+            "socket directory "
+                + dir
+                + " is writable by its group or others (mode "
+                + String.format("%04o", mode & 07777)
+                + "): they could replace the socket or its lock file; make it 0750, or 2750"
+                + " with the socket group");
+      }
     } catch (IOException e) {
-      throw new IllegalStateException("cannot create socket directory " + dir + ": " + e, e);
+      throw new BadConfigurationException(
+          "cannot prepare socket directory " + dir + ": " + Reasons.of(e), e);
     }
-    Path lockFile = absolute.resolveSibling(absolute.getFileName() + ".lock");
-    FileChannel channel;
+  }
+
+  /** Locks the lock file into {@code held} (first: the one at the path), or throws. */
+  private static void lockOrReplace(Path socket, Path lockFile, List<FileChannel> held)
+      throws IOException {
+    Map<String, Object> existing;
     try {
-      channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot open lock file " + lockFile + ": " + e, e);
+      existing = Files.readAttributes(lockFile, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException absent) {
+      try {
+        held.add(createOwnerOnly(lockFile));
+      } catch (FileAlreadyExistsException raced) {
+        lockOrReplace(socket, lockFile, held); // another agent created it first: check it
+        return;
+      }
+      lockOrRefuse(socket, lockFile, held.get(0));
+      return;
     }
+    int mode = (Integer) existing.get("mode");
+    int owner = (Integer) existing.get("uid");
+    if ((mode & S_IFMT) != S_IFREG) {
+      throw new BadConfigurationException(
+          "lock file " + lockFile + " is not a regular file (a link or a directory?); remove it");
+    }
+    int self = currentUid();
+    if (owner != self) {
+      throw new BadConfigurationException(
+          "lock file "
+              + lockFile
+              + " belongs to uid "
+              + owner
+              + ", not to this agent's uid "
+              + self
+              + "; remove it if no agent runs");
+    }
+    FileChannel old =
+        FileChannel.open(lockFile, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    held.add(old);
+    lockOrRefuse(socket, lockFile, old);
+    if ((mode & PERMISSION_BITS) == OWNER_READ_WRITE) {
+      return;
+    }
+    Path next = lockFile.resolveSibling(lockFile.getFileName() + ".new");
+    Files.deleteIfExists(next); // a leftover of a replacement cut short; only we may write here
+    FileChannel fresh = createOwnerOnly(next);
+    held.add(0, fresh);
+    lockOrRefuse(socket, lockFile, fresh);
+    Files.move(next, lockFile, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static FileChannel createOwnerOnly(Path file) throws IOException {
+    FileChannel channel =
+        FileChannel.open(
+            file,
+            java.util.Set.of(
+                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    // The umask can only remove bits, but say it once more in case the file system adds some.
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    return channel;
+  }
+
+  private static void lockOrRefuse(Path socket, Path lockFile, FileChannel channel)
+      throws IOException {
     FileLock lock;
     try {
       lock = channel.tryLock();
     } catch (OverlappingFileLockException e) {
       lock = null; // held by this very process: another agent instance in the same JVM
-    } catch (IOException e) {
-      closeQuietly(channel);
-      throw new IllegalStateException("cannot lock " + lockFile + ": " + e, e);
     }
     if (lock == null) {
-      closeQuietly(channel);
       throw new IllegalStateException(
           "another routesync agent is already serving "
-              + absolute
+              + socket
               + " (it holds "
               + lockFile
               + "); stop it or choose another --socket");
     }
-    try {
-      channel.truncate(0);
-      channel.write(
-          ByteBuffer.wrap(
-              (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
-      Files.deleteIfExists(absolute); // stale: its owner no longer holds the lock
-    } catch (IOException e) {
-      closeQuietly(channel);
-      throw new IllegalStateException("cannot prepare socket path " + absolute + ": " + e, e);
-    }
-    return new SocketLock(absolute, channel, lock);
+  }
+
+  // The owner of /proc/self is this process's effective uid: no native call, no extra module.
+  private static int currentUid() throws IOException {
+    return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
   }
 
   public Path socket() {
     return socket;
   }
 
-  /** Sets the socket file's mode once it exists: owner and group may connect (0660). */
-  public void restrictSocketMode() {
-    try {
-      Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw----"));
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot set mode 0660 on " + socket + ": " + e, e);
-    }
-  }
-
+  /** Releases the lock (and closes the files; the lock file stays, for the next agent). */
   @Override
   public void close() {
-    try {
-      lock.release();
-    } catch (IOException e) {
-      // The lock goes with the channel anyway.
-    }
-    closeQuietly(channel);
+    held.forEach(SocketLock::closeQuietly); // closing a channel releases its lock
   }
 
   private static void closeQuietly(FileChannel channel) {

@@ -8,12 +8,12 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * The sidecar-facing server on a Unix domain socket. Claims the path first ({@link SocketLock}),
- * then binds and sets the socket's mode to 0660.
+ * binds a private name beside it and moves the socket into place with mode 0660 ({@link
+ * SocketFile}); on stop removes the socket only if the path still holds it.
  */
 public final class SocketServer {
 
@@ -23,6 +23,7 @@ public final class SocketServer {
   private final HttpServerOptions options;
   private final Handler<HttpConnection> connectionHandler;
   private SocketLock lock;
+  private volatile SocketFile file; // read by readiness checks on other threads
   private HttpServer server;
 
   public SocketServer(Vertx vertx, Path path, Handler<HttpServerRequest> handler) {
@@ -42,11 +43,19 @@ public final class SocketServer {
     this.connectionHandler = connectionHandler;
   }
 
-  /** Claims the path and listens; fails with an operator-readable message. */
+  /**
+   * Claims the path and listens; fails with an operator-readable message, a {@link
+   * dev.routesync.startup.BadConfigurationException} when the path is the problem.
+   */
   public Future<Void> listen() {
     try {
       lock = SocketLock.claim(path);
-    } catch (IllegalStateException e) {
+      file = SocketFile.reserve(lock.socket());
+    } catch (RuntimeException e) {
+      if (lock != null) {
+        lock.close();
+        lock = null;
+      }
       return Future.failedFuture(e);
     }
     server =
@@ -55,17 +64,34 @@ public final class SocketServer {
             .requestHandler(handler)
             .connectionHandler(connectionHandler);
     return server
-        .listen(SocketAddress.domainSocketAddress(lock.socket().toString()))
+        .listen(SocketAddress.domainSocketAddress(file.bindPath().toString()))
+        .recover(
+            error ->
+                Future.failedFuture(ListenFailures.of("socket", "unix:" + lock.socket(), error)))
         .<Void>map(
             bound -> {
-              lock.restrictSocketMode();
+              file.publish();
               return null;
             })
-        .onFailure(error -> lock.close());
+        .onFailure(
+            error -> {
+              server.close(); // bound, perhaps, but never published
+              file.removeIfOurs();
+              lock.close();
+            });
   }
 
   public Path path() {
     return path.toAbsolutePath();
+  }
+
+  /**
+   * Empty while the socket path still holds the socket this server created; otherwise why not
+   * (removed, replaced, never listening). Cheap: one stat.
+   */
+  public String fileProblem() {
+    SocketFile current = file;
+    return current == null ? "socket not listening" : current.problem();
   }
 
   /** Stops listening, removes the socket file and releases the claim. */
@@ -75,9 +101,15 @@ public final class SocketServer {
 
   /**
    * Stops accepting, sends GOAWAY on HTTP/2 connections, waits up to {@code timeout} for open
-   * streams to finish, then closes; removes the socket file and releases the claim.
+   * streams to finish, then closes and releases the claim. The socket file goes first, if it is
+   * still this server's: the listener closes at once anyway, and an inode number identifies a file
+   * only while the inode is in use, which the listening socket guarantees until it closes.
    */
   public Future<Void> shutdown(java.time.Duration timeout) {
+    SocketFile current = file;
+    if (current != null) {
+      current.removeIfOurs(); // idempotent
+    }
     Future<Void> closed =
         server == null
             ? Future.succeededFuture()
@@ -85,12 +117,7 @@ public final class SocketServer {
     return closed.andThen(
         done -> {
           if (lock != null) {
-            try {
-              Files.deleteIfExists(lock.socket());
-            } catch (java.io.IOException e) {
-              // Netty normally removes it; a leftover file is harmless behind the lock.
-            }
-            lock.close();
+            lock.close(); // idempotent
           }
         });
   }

@@ -104,11 +104,25 @@ class AgentOptionsTest {
             new CoalescerSettings(Duration.ofSeconds(1), Duration.ofSeconds(1), 1)),
         override(List.of("--max-batch", "1000000"), c -> c.coalescer().maxBatch(), 1_000_000),
         override(
-            List.of("--relist-after", "250ms"),
-            c -> c.watch().relistAfter(),
-            Duration.ofMillis(250)),
+            List.of("--debounce", "10s", "--max-delay", "60s"),
+            AgentConfig::coalescer,
+            new CoalescerSettings(Duration.ofSeconds(10), Duration.ofSeconds(60), 5000)),
+        override(
+            List.of("--relist-after", "1s"), c -> c.watch().relistAfter(), Duration.ofSeconds(1)),
+        override(
+            List.of("--relist-after", "1h"), c -> c.watch().relistAfter(), Duration.ofHours(1)),
         override(List.of("--resync", "0"), c -> c.watch().resync(), Duration.ZERO),
+        override(List.of("--resync", "1m"), c -> c.watch().resync(), Duration.ofMinutes(1)),
         override(List.of("--resync", "1h"), c -> c.watch().resync(), Duration.ofHours(1)),
+        override(List.of("--resync", "24h"), c -> c.watch().resync(), Duration.ofHours(24)),
+        override(
+            List.of("--shutdown-timeout", "1s"),
+            AgentConfig::shutdownTimeout,
+            Duration.ofSeconds(1)),
+        override(
+            List.of("--shutdown-timeout", "5m"),
+            AgentConfig::shutdownTimeout,
+            Duration.ofMinutes(5)),
         override(List.of("--node-name", " node-7 "), AgentConfig::nodeName, "node-7"),
         override(List.of("--debounce=75ms"), c -> c.coalescer().debounce(), Duration.ofMillis(75)));
   }
@@ -140,7 +154,20 @@ class AgentOptionsTest {
         invalid("--admin-port", "--admin-port", "70000"),
         invalid("--admin-port", "--admin-port", "-1"),
         invalid("--admin-port", "--admin-port", "http"),
+        invalid("--debounce", "--debounce", "10001ms", "--max-delay", "60s"),
+        invalid("--debounce", "--debounce", "999999999h", "--max-delay", "999999999h"),
+        invalid("--max-delay", "--max-delay", "61s"),
+        invalid("--max-delay", "--max-delay", "999999999h"),
+        invalid("--relist-after", "--relist-after", "999ms"),
+        invalid("--relist-after", "--relist-after", "61m"),
         invalid("--relist-after", "--relist-after", "0"),
+        invalid("--resync", "--resync", "1ms"),
+        invalid("--resync", "--resync", "59s"),
+        invalid("--resync", "--resync", "25h"),
+        invalid("--resync", "--resync", "999999999h"),
+        invalid("--shutdown-timeout", "--shutdown-timeout", "999ms"),
+        invalid("--shutdown-timeout", "--shutdown-timeout", "301s"),
+        invalid("--shutdown-timeout", "--shutdown-timeout", "999999999h"),
         invalid("--relist-after", "--relist-after", "soon"),
         invalid("--resync", "--resync", "forever"),
         invalid("--namespace", "--namespace", "Shop"),
@@ -175,7 +202,7 @@ class AgentOptionsTest {
     "127.0.0.2:0, 127.0.0.2, 0"
   })
   void listenTcpAcceptsLoopbackOnly(String flag, String host, int port) {
-    AgentConfig config = parse("--listen-tcp", flag).toConfig();
+    AgentConfig config = parse("--listen-tcp", flag, "--listen-tcp-insecure").toConfig();
     assertThat(config.listenTcp())
         .hasValueSatisfying(
             address -> {
@@ -183,6 +210,54 @@ class AgentOptionsTest {
               assertThat(address.getPort()).isEqualTo(port);
             });
     assertThat(parse().toConfig().listenTcp()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"127.0.0.1:9465", "[::1]:0", "localhost:9465"})
+  void listenTcpWithoutTheInsecureAcknowledgementIsRefusedSayingWhy(String address) {
+    AgentOptions options = parse("--listen-tcp", address);
+
+    assertThatThrownBy(options::toConfig)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "--listen-tcp serves the API to every local user (TCP has no group check, unlike the"
+                + " socket); add --listen-tcp-insecure (or ROUTESYNC_LISTEN_TCP_INSECURE=true) to"
+                + " accept that");
+  }
+
+  @Test
+  void theInsecureAcknowledgementAloneChangesNothing() {
+    assertThat(config("--listen-tcp-insecure").listenTcp()).isEmpty();
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void theInsecureAcknowledgementHasAnEnvironmentTwin(@TempDir Path tempDir) throws Exception {
+    // picocli reads the variable itself, so only a child process shows it: a value that is not a
+    // boolean fails before anything starts, naming the flag.
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.routesync.Main",
+                "agent",
+                "--socket",
+                tempDir.resolve("rs.sock").toString(),
+                "--admin-port",
+                "0")
+            .redirectErrorStream(true)
+            .redirectOutput(tempDir.resolve("out.txt").toFile());
+    builder.environment().put("ROUTESYNC_LISTEN_TCP_INSECURE", "maybe");
+    Process process = builder.start();
+    try {
+      assertThat(process.waitFor(50, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      String output = java.nio.file.Files.readString(tempDir.resolve("out.txt"));
+      assertThat(process.exitValue()).as(output).isEqualTo(2);
+      assertThat(output).contains("--listen-tcp-insecure").contains("maybe");
+    } finally {
+      process.destroyForcibly();
+    }
   }
 
   @ParameterizedTest(name = "{1}")
@@ -195,6 +270,25 @@ class AgentOptionsTest {
         .hasMessageContaining(flag)
         .message()
         .doesNotContain("\n");
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          --debounce         | 11s   | --debounce must be between 0 and 10s, got 11s
+          --max-delay        | 2m    | --max-delay must be between 0 and 1m, got 2m
+          --relist-after     | 500ms | --relist-after must be between 1s and 1h, got 500ms
+          --resync           | 1ms   | --resync must be 0 (off) or between 1m and 24h, got 1ms
+          --shutdown-timeout | 1h    | --shutdown-timeout must be between 1s and 5m, got 1h
+          """)
+  void aDurationOutOfItsRangeIsRefusedNamingTheRange(String flag, String value, String message) {
+    AgentOptions options = parse(flag, value);
+
+    assertThatThrownBy(options::toConfig)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(message);
   }
 
   @Test
@@ -276,9 +370,17 @@ class AgentOptionsTest {
     return Stream.of(
         Arguments.of(List.of("agent", "--debounce", "banana"), "--debounce"),
         Arguments.of(List.of("agent", "--max-batch", "0"), "--max-batch"),
+        Arguments.of(
+            List.of("agent", "--debounce", "999999999h", "--max-delay", "999999999h"),
+            "--debounce"),
+        Arguments.of(List.of("agent", "--resync", "999999999h"), "--resync"),
+        Arguments.of(List.of("agent", "--resync", "1ms"), "--resync"),
+        Arguments.of(List.of("demo", "--shutdown-timeout", "999999999h"), "--shutdown-timeout"),
         Arguments.of(List.of("agent", "--admin-port", "70000"), "--admin-port"),
         Arguments.of(List.of("agent", "--label-selector", "a=b=c"), "--label-selector"),
         Arguments.of(List.of("agent", "--no-such-flag"), "--no-such-flag"),
+        Arguments.of(List.of("agent", "--listen-tcp", "127.0.0.1:0"), "--listen-tcp-insecure"),
+        Arguments.of(List.of("demo", "--listen-tcp", "127.0.0.1:0"), "--listen-tcp-insecure"),
         Arguments.of(List.of("demo", "--source", "pods"), "--source"));
   }
 
