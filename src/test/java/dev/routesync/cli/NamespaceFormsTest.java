@@ -98,7 +98,10 @@ class NamespaceFormsTest {
     Cli.Result result = run(args);
 
     assertThat(result.exitCode()).as(result.err()).isZero();
+    // watch asks with a List of the same namespace first, to say at once if the agent is unsynced.
     assertThat(agent.requests)
-        .containsExactly(WatchRequest.newBuilder().setNamespace("shop").build());
+        .containsExactly(
+            ListRequest.newBuilder().setNamespace("shop").build(),
+            WatchRequest.newBuilder().setNamespace("shop").build());
   }
 }
