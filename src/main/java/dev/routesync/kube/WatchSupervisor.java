@@ -41,7 +41,6 @@ import org.slf4j.LoggerFactory;
 public final class WatchSupervisor<T extends HasMetadata> {
 
   private static final Logger LOG = LoggerFactory.getLogger(WatchSupervisor.class);
-  private static final long NONE = Long.MIN_VALUE;
 
   private final KubernetesClient client;
   private final WatchedKind<T> kind;
@@ -52,17 +51,14 @@ public final class WatchSupervisor<T extends HasMetadata> {
   private final Scheduler scheduler;
   private final Metrics metrics;
   private final SkipReporter skips;
-  private final Random random;
+  private final Backoff backoff;
+  private final ResyncTimer resyncTimer;
+  private final Connectivity connectivity;
   private final Promise<Void> initialSync = Promise.promise();
 
   private Generation<T> pending;
   private int generations;
-  private int consecutiveFailures;
-  private long disconnectedSince = NONE;
-  // Mirror of disconnectedSince for the metrics thread.
-  private volatile long disconnectedSinceForMetrics = NONE;
   private Scheduler.Cancellable retryTimer;
-  private Scheduler.Cancellable resyncTimer;
   private Scheduler.Cancellable checkTimer;
   private boolean stopped;
 
@@ -86,21 +82,22 @@ public final class WatchSupervisor<T extends HasMetadata> {
     this.scheduler = scheduler;
     this.metrics = metrics;
     this.skips = skips;
-    this.random = random;
-    metrics.bindDisconnected(this::disconnectedNanos);
+    this.backoff = new Backoff(settings.backoffMin(), settings.backoffMax(), random);
+    this.resyncTimer =
+        new ResyncTimer(scheduler, settings.resync(), random, () -> startGeneration("resync"));
+    this.connectivity = new Connectivity(kind.kind(), scheduler, metrics);
   }
 
   /** How long the watch has been down, or 0 while it is up. Any thread. */
   public long disconnectedNanos() {
-    long since = disconnectedSinceForMetrics;
-    return since == NONE ? 0 : Math.max(0, scheduler.nanoTime() - since);
+    return connectivity.disconnectedNanos();
   }
 
   /** Starts watching. Call on the sync context. */
   public void start() {
     startGeneration("initial");
     scheduleCheck();
-    scheduleResync();
+    resyncTimer.start();
   }
 
   /** Completes when the first full list has been published. */
@@ -112,7 +109,7 @@ public final class WatchSupervisor<T extends HasMetadata> {
   public void stop() {
     stopped = true;
     cancel(retryTimer);
-    cancel(resyncTimer);
+    resyncTimer.stop();
     cancel(checkTimer);
     if (pending != null) {
       pending.stop();
@@ -122,7 +119,7 @@ public final class WatchSupervisor<T extends HasMetadata> {
     if (current != null) {
       current.stop();
     }
-    metrics.apiConnected(false);
+    connectivity.stopped();
   }
 
   /** Starts a relist now unless one is already under way. Call on the sync context. */
@@ -184,9 +181,8 @@ public final class WatchSupervisor<T extends HasMetadata> {
     if (previous != null) {
       previous.stop();
     }
-    consecutiveFailures = 0;
-    markConnected();
-    metrics.apiConnected(true);
+    backoff.reset();
+    connectivity.up();
     LOG.info("{} synced: {} services", generation, affected.size());
     coalescer.flushAsOne(affected);
     initialSync.tryComplete();
@@ -203,8 +199,8 @@ public final class WatchSupervisor<T extends HasMetadata> {
     } else if (generation != cache.current()) {
       return;
     }
-    markDisconnected();
-    long delay = backoffNanos(consecutiveFailures++);
+    connectivity.down();
+    long delay = backoff.nextDelayNanos();
     LOG.warn(
         "{} failed ({}); keeping the last known state, retrying in {} ms",
         generation,
@@ -221,15 +217,6 @@ public final class WatchSupervisor<T extends HasMetadata> {
     }
   }
 
-  /** Jittered exponential backoff: uniformly in [d/2, d] with d doubling from min to max. */
-  long backoffNanos(int attempt) {
-    long min = settings.backoffMin().toNanos();
-    long max = settings.backoffMax().toNanos();
-    long ceiling = min << Math.min(attempt, 20);
-    long base = ceiling <= 0 || ceiling > max ? max : ceiling;
-    return base / 2 + (long) (random.nextDouble() * (base / 2));
-  }
-
   private void scheduleCheck() {
     checkTimer =
         scheduler.schedule(
@@ -244,14 +231,12 @@ public final class WatchSupervisor<T extends HasMetadata> {
 
   private void checkConnectivity() {
     Generation<T> current = cache.current();
-    boolean watching = current != null && current.isWatching();
-    metrics.apiConnected(watching);
-    if (watching) {
-      markConnected(); // a blip shorter than relist-after: fabric8 resumed from resourceVersion
+    if (current != null && current.isWatching()) {
+      connectivity.up(); // a blip shorter than relist-after: fabric8 resumed from resourceVersion
       return;
     }
-    markDisconnected();
-    long outage = scheduler.nanoTime() - disconnectedSince;
+    connectivity.down();
+    long outage = connectivity.outageNanos();
     if (current != null
         && !current.isFailed()
         && pending == null
@@ -266,38 +251,6 @@ public final class WatchSupervisor<T extends HasMetadata> {
       current.stop();
       startGeneration("outage");
     }
-  }
-
-  private void markDisconnected() {
-    if (disconnectedSince == NONE) {
-      LOG.debug("{} watch is down", kind.kind());
-      disconnectedSince = scheduler.nanoTime();
-      disconnectedSinceForMetrics = disconnectedSince;
-    }
-    metrics.apiConnected(false);
-  }
-
-  private void markConnected() {
-    if (disconnectedSince != NONE) {
-      LOG.debug("{} watch is up", kind.kind());
-    }
-    disconnectedSince = NONE;
-    disconnectedSinceForMetrics = NONE;
-  }
-
-  private void scheduleResync() {
-    if (settings.resync().isZero() || stopped) {
-      return;
-    }
-    long period = settings.resync().toNanos();
-    long jittered = (long) (period * (0.9 + 0.2 * random.nextDouble()));
-    resyncTimer =
-        scheduler.schedule(
-            jittered,
-            () -> {
-              startGeneration("resync");
-              scheduleResync();
-            });
   }
 
   private static void cancel(Scheduler.Cancellable timer) {
