@@ -1,4 +1,4 @@
-package dev.routesync.kube;
+package dev.routesync.kube.watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

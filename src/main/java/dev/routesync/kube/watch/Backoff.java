@@ -1,4 +1,4 @@
-package dev.routesync.kube;
+package dev.routesync.kube.watch;
 
 import java.time.Duration;
 import java.util.Random;

@@ -1,4 +1,4 @@
-package dev.routesync.kube;
+package dev.routesync.kube.watch;
 
 import dev.routesync.sync.Scheduler;
 import java.time.Duration;
