@@ -38,7 +38,6 @@ public final class ResourceWatch<T extends HasMetadata> {
   private static final Logger LOG = LoggerFactory.getLogger(ResourceWatch.class);
 
   private final ResourceSpec<T> spec;
-  private final RecoverySettings settings;
   private final WatchSink<T> sink;
   private final Context context;
   private final Scheduler scheduler;
@@ -46,6 +45,7 @@ public final class ResourceWatch<T extends HasMetadata> {
   private final Backoff backoff;
   private final ResyncTimer resyncTimer;
   private final Connectivity connectivity;
+  private final ConnectivityCheck connectivityCheck;
   private final Reports reports = new Reports();
   private final Promise<Void> initialSync = Promise.promise();
 
@@ -53,7 +53,6 @@ public final class ResourceWatch<T extends HasMetadata> {
   private Generation<T> pending;
   private int generations;
   private Scheduler.Cancellable retryTimer;
-  private Scheduler.Cancellable checkTimer;
   private boolean stopped;
 
   /**
@@ -69,7 +68,6 @@ public final class ResourceWatch<T extends HasMetadata> {
       Metrics metrics,
       Random random) {
     this.spec = spec;
-    this.settings = settings;
     this.sink = sink;
     this.context = context;
     this.scheduler = scheduler;
@@ -78,6 +76,13 @@ public final class ResourceWatch<T extends HasMetadata> {
     this.resyncTimer =
         new ResyncTimer(scheduler, settings.resync(), random, () -> startGeneration("resync"));
     this.connectivity = new Connectivity(spec.kind(), scheduler, metrics);
+    this.connectivityCheck =
+        new ConnectivityCheck(
+            scheduler,
+            settings.connectivityCheck(),
+            settings.relistAfter(),
+            connectivity,
+            new Sampled());
   }
 
   /** How long the watch has been down, or 0 while it is up. Any thread. */
@@ -88,7 +93,7 @@ public final class ResourceWatch<T extends HasMetadata> {
   /** Starts watching. Call on the sync context. */
   public void start() {
     startGeneration("initial");
-    scheduleCheck();
+    connectivityCheck.start();
     resyncTimer.start();
   }
 
@@ -102,7 +107,7 @@ public final class ResourceWatch<T extends HasMetadata> {
     stopped = true;
     cancel(retryTimer);
     resyncTimer.stop();
-    cancel(checkTimer);
+    connectivityCheck.stop();
     if (pending != null) {
       pending.stop();
       pending = null;
@@ -176,41 +181,6 @@ public final class ResourceWatch<T extends HasMetadata> {
     }
   }
 
-  private void scheduleCheck() {
-    checkTimer =
-        scheduler.schedule(
-            settings.connectivityCheck().toNanos(),
-            () -> {
-              checkConnectivity();
-              if (!stopped) {
-                scheduleCheck();
-              }
-            });
-  }
-
-  private void checkConnectivity() {
-    if (current != null && current.isWatching()) {
-      connectivity.up(); // a blip shorter than relist-after: fabric8 resumed from resourceVersion
-      return;
-    }
-    connectivity.down();
-    long outage = connectivity.outageNanos();
-    if (current != null
-        && !current.isFailed()
-        && pending == null
-        && retryTimer == null
-        && outage >= settings.relistAfter().toNanos()) {
-      // Down too long to trust a resumed watch: the server may have compacted the deletions we
-      // missed. Stop resuming (its cache keeps being served) and list afresh beside it; the new
-      // generation retries with backoff until the server answers. One list and one watch per
-      // agent when the server comes back, instead of a replayed watch plus a relist.
-      LOG.info("watch down for {} ms; relisting when the API server answers", outage / 1_000_000);
-      current.markFailed();
-      current.stop();
-      startGeneration("outage");
-    }
-  }
-
   private static void cancel(Scheduler.Cancellable timer) {
     if (timer != null) {
       timer.cancel();
@@ -223,6 +193,30 @@ public final class ResourceWatch<T extends HasMetadata> {
       root = root.getCause();
     }
     return root.getClass().getSimpleName() + ": " + root.getMessage();
+  }
+
+  /** What the connectivity check samples and when it declares the watch stale. */
+  private final class Sampled implements ConnectivityCheck.Watched {
+
+    @Override
+    public boolean watching() {
+      return current != null && current.isWatching();
+    }
+
+    @Override
+    public boolean relistWouldHelp() {
+      return current != null && !current.isFailed() && pending == null && retryTimer == null;
+    }
+
+    @Override
+    public void stale(long outageNanos) {
+      // Stop resuming (its cache keeps being served) and list afresh beside it; the new
+      // generation retries with backoff until the server answers. One list and one watch per
+      // agent when the server comes back, instead of a replayed watch plus a relist.
+      current.markFailed();
+      current.stop();
+      startGeneration("outage");
+    }
   }
 
   /** What the generations report, on fabric8's threads: count, hop, nothing heavy, never throw. */
