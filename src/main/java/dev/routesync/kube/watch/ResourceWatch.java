@@ -42,7 +42,7 @@ public final class ResourceWatch<T extends HasMetadata> {
   private final Context context;
   private final Scheduler scheduler;
   private final Metrics metrics;
-  private final Backoff backoff;
+  private final RetryTimer retry;
   private final ResyncTimer resyncTimer;
   private final Connectivity connectivity;
   private final ConnectivityCheck connectivityCheck;
@@ -52,7 +52,6 @@ public final class ResourceWatch<T extends HasMetadata> {
   private Generation<T> current;
   private Generation<T> pending;
   private int generations;
-  private Scheduler.Cancellable retryTimer;
   private boolean stopped;
 
   /**
@@ -72,7 +71,11 @@ public final class ResourceWatch<T extends HasMetadata> {
     this.context = context;
     this.scheduler = scheduler;
     this.metrics = metrics;
-    this.backoff = new Backoff(settings.backoffMin(), settings.backoffMax(), random);
+    this.retry =
+        new RetryTimer(
+            scheduler,
+            new Backoff(settings.backoffMin(), settings.backoffMax(), random),
+            () -> startGeneration("failure"));
     this.resyncTimer =
         new ResyncTimer(scheduler, settings.resync(), random, () -> startGeneration("resync"));
     this.connectivity = new Connectivity(spec.kind(), scheduler, metrics);
@@ -105,7 +108,7 @@ public final class ResourceWatch<T extends HasMetadata> {
   /** Stops every informer and timer. Call on the sync context. */
   public void stop() {
     stopped = true;
-    cancel(retryTimer);
+    retry.cancel();
     resyncTimer.stop();
     connectivityCheck.stop();
     if (pending != null) {
@@ -127,8 +130,7 @@ public final class ResourceWatch<T extends HasMetadata> {
     if (stopped || pending != null) {
       return;
     }
-    cancel(retryTimer);
-    retryTimer = null;
+    retry.cancel();
     int id = ++generations;
     LOG.info("listing {} ({}, generation {})", spec.kind(), reason, id);
     metrics.relist(reason);
@@ -146,7 +148,7 @@ public final class ResourceWatch<T extends HasMetadata> {
     if (previous != null) {
       previous.stop(); // its cache stays readable for the sink
     }
-    backoff.reset();
+    retry.succeeded();
     connectivity.up();
     sink.replaced(previous, generation);
     initialSync.tryComplete();
@@ -164,27 +166,12 @@ public final class ResourceWatch<T extends HasMetadata> {
       return;
     }
     connectivity.down();
-    long delay = backoff.nextDelayNanos();
+    long delay = retry.failed();
     LOG.warn(
         "{} failed ({}); keeping the last known state, retrying in {} ms",
         generation,
         rootMessage(error),
         delay / 1_000_000);
-    if (retryTimer == null) {
-      retryTimer =
-          scheduler.schedule(
-              delay,
-              () -> {
-                retryTimer = null;
-                startGeneration("failure");
-              });
-    }
-  }
-
-  private static void cancel(Scheduler.Cancellable timer) {
-    if (timer != null) {
-      timer.cancel();
-    }
   }
 
   private static String rootMessage(Throwable error) {
@@ -205,7 +192,7 @@ public final class ResourceWatch<T extends HasMetadata> {
 
     @Override
     public boolean relistWouldHelp() {
-      return current != null && !current.isFailed() && pending == null && retryTimer == null;
+      return current != null && !current.isFailed() && pending == null && !retry.isScheduled();
     }
 
     @Override
