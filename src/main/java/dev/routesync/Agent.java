@@ -5,9 +5,11 @@ import dev.routesync.kube.EndpointSliceKind;
 import dev.routesync.kube.EndpointsKind;
 import dev.routesync.kube.KubeClients;
 import dev.routesync.kube.ServiceCache;
+import dev.routesync.kube.ServiceEventSink;
+import dev.routesync.kube.ServiceIndex;
 import dev.routesync.kube.SkipReporter;
-import dev.routesync.kube.WatchSupervisor;
 import dev.routesync.kube.WatchedKind;
+import dev.routesync.kube.watch.ResourceWatch;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
 import dev.routesync.serve.AdminServer;
@@ -69,7 +71,7 @@ public final class Agent {
   private final Context syncContext;
   private final KubernetesClient client;
   private final Coalescer coalescer;
-  private final WatchSupervisor<?> supervisor;
+  private final ResourceWatch<?> supervisor;
   private final ApiServer apiServer;
   private final AdminServer adminServer;
 
@@ -126,25 +128,21 @@ public final class Agent {
                 () -> registry);
   }
 
-  private record Wiring<T extends HasMetadata>(
-      Coalescer coalescer, WatchSupervisor<T> supervisor) {}
+  private record Wiring<T extends HasMetadata>(Coalescer coalescer, ResourceWatch<T> supervisor) {}
 
   private <T extends HasMetadata> Wiring<T> wire(WatchedKind<T> kind, SkipReporter skips) {
     ServiceCache<T> cache = new ServiceCache<>(kind, skips);
     Coalescer newCoalescer =
         new Coalescer(
             new VertxScheduler(vertx), config.coalescer(), new Reconciler(cache, table, metrics));
-    WatchSupervisor<T> newSupervisor =
-        new WatchSupervisor<>(
-            client,
-            kind,
-            config.watch(),
-            cache,
-            newCoalescer,
+    ResourceWatch<T> newSupervisor =
+        new ResourceWatch<>(
+            ServiceIndex.spec(kind, client, config.watch()),
+            config.watch().recovery(),
+            new ServiceEventSink<>(kind, cache, newCoalescer, skips),
             syncContext,
             new VertxScheduler(vertx),
             metrics,
-            skips,
             new Random());
     return new Wiring<>(newCoalescer, newSupervisor);
   }

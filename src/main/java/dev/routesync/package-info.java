@@ -10,9 +10,11 @@
  *
  * <ol>
  *   <li>{@code kube/}: fabric8 informers on EndpointSlices (or legacy Endpoints), filtered by a
- *       label selector on the API server. {@link dev.routesync.kube.WatchSupervisor} keeps them
- *       alive and relists beside the served state; translation to our records is pure functions
- *       ({@link dev.routesync.kube.translate.SliceTranslator}).
+ *       label selector on the API server. {@link dev.routesync.kube.watch.ResourceWatch} keeps them
+ *       alive and relists beside the served state, for any resource kind; {@link
+ *       dev.routesync.kube.ServiceEventSink} turns its events and relists into dirty Service keys;
+ *       translation to our records is pure functions ({@link
+ *       dev.routesync.kube.translate.SliceTranslator}).
  *   <li>{@code sync/}: {@link dev.routesync.sync.Coalescer} batches dirty Service keys (leading
  *       edge, debounce, max delay, max batch); {@link dev.routesync.sync.Reconciler} recomputes
  *       each once and publishes only real changes.
@@ -32,7 +34,8 @@
  *
  * <ul>
  *   <li><b>fabric8's informer threads</b> run the event handlers. They only count the event and hop
- *       onto the sync context with the Service key; they never translate or block.
+ *       onto the sync context with it, where it becomes a dirty Service key; they never translate
+ *       or block.
  *   <li><b>The sync context</b> (one Vert.x event loop) owns the supervisor, the coalescer, the
  *       reconciler and so the table's single writer. No locks: everything that mutates sync state
  *       runs there. Translation happens there, per dirty Service, reading the informer caches

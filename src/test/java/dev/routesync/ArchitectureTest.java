@@ -1,13 +1,16 @@
 package dev.routesync;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.routesync.sync.Scheduler;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +85,26 @@ class ArchitectureTest {
             "dev.routesync.table..",
             "io.fabric8.kubernetes.api.model..",
             "java..")
+        .check(classes);
+  }
+
+  @Test
+  void theWatchMachineryKnowsNothingOfWhatItWatches() {
+    // Generations, backoff, relists and resync are reused for every watched kind: no Services,
+    // no coalescer, no table, no translation, and none of the EndpointSlice side in kube/.
+    classes()
+        .that()
+        .resideInAPackage("dev.routesync.kube.watch..")
+        .should()
+        .onlyDependOnClassesThat(
+            resideInAnyPackage(
+                    "dev.routesync.kube.watch..",
+                    "dev.routesync.observe..",
+                    "io.fabric8.kubernetes..",
+                    "io.vertx.core..",
+                    "org.slf4j..",
+                    "java..")
+                .or(belongToAnyOf(Scheduler.class)))
         .check(classes);
   }
 

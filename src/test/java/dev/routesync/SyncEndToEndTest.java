@@ -181,7 +181,8 @@ class SyncEndToEndTest {
 
   @Test
   void aBurstOfUpdatesToOneServicePublishesAHandfulOfVersionsAndEndsExact() throws Exception {
-    cluster.apply(slice("shop", "web-a", "web", true, 8080, pods(1)));
+    // Not the burst's final state (1 pod), or the wait below could pass before any event arrived.
+    cluster.apply(slice("shop", "web-a", "web", true, 8080, pods(2)));
     agent =
         AgentHarness.start(
             cluster.url(),

@@ -35,8 +35,9 @@ public final class KubeClients {
 
   /**
    * A client sharing {@code vertx}. Watch reconnects start at the supervisor's minimum backoff, and
-   * failed requests are not retried inside fabric8: the {@link WatchSupervisor} owns retries (with
-   * jitter), so a failing list surfaces at once instead of after fabric8's own retry budget.
+   * failed requests are not retried inside fabric8: the {@link
+   * dev.routesync.kube.watch.ResourceWatch} owns retries (with jitter), so a failing list surfaces
+   * at once instead of after fabric8's own retry budget.
    */
   public static KubernetesClient create(Vertx vertx, Config config, WatchSettings settings) {
     Config tuned =

@@ -1,6 +1,7 @@
 package dev.routesync.kube;
 
 import dev.routesync.kube.translate.Translation;
+import dev.routesync.kube.watch.Generation;
 import dev.routesync.sync.EndpointLookup;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.ServiceKey;
@@ -10,8 +11,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The watch cache the reconciler reads: the current {@link Generation}'s objects, translated per
- * Service on demand. Skips found while translating are reported here, once per object version.
+ * The watch cache the reconciler reads: the served {@link Generation}'s objects, translated per
+ * Service on demand; {@link ServiceEventSink} swaps in each new generation. Skips found while
+ * translating are reported here, once per object version.
  *
  * <p>Threading: read and swapped on the sync context.
  */
@@ -37,7 +39,7 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
     if (generation == null) {
       return Optional.empty();
     }
-    List<T> objects = generation.objectsOf(key);
+    List<T> objects = ServiceIndex.objectsOf(generation, key);
     if (objects.isEmpty()) {
       counted.forget(key);
       return Optional.empty();
@@ -57,7 +59,7 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
       return Optional.empty();
     }
     Instant newest = null;
-    for (T object : generation.objectsOf(key)) {
+    for (T object : ServiceIndex.objectsOf(generation, key)) {
       var annotations = object.getMetadata() == null ? null : object.getMetadata().getAnnotations();
       String text = annotations == null ? null : annotations.get(TRIGGER_TIME_ANNOTATION);
       if (text == null) {
@@ -76,10 +78,6 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
   /** Object versions whose skips are remembered as counted (bounded by the malformed objects). */
   int countedSkips() {
     return counted.size();
-  }
-
-  Generation<T> current() {
-    return current;
   }
 
   void swap(Generation<T> next) {

@@ -1,5 +1,6 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.watch.RecoverySettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -57,5 +58,10 @@ public record WatchSettings(
         DEFAULT_BACKOFF_MIN,
         DEFAULT_BACKOFF_MAX,
         DEFAULT_CONNECTIVITY_CHECK);
+  }
+
+  /** The timings every watch of the agent recovers by, whatever it watches. */
+  public RecoverySettings recovery() {
+    return new RecoverySettings(relistAfter, resync, backoffMin, backoffMax, connectivityCheck);
   }
 }

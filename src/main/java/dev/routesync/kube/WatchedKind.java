@@ -15,9 +15,6 @@ import java.util.Optional;
  */
 public interface WatchedKind<T extends HasMetadata> {
 
-  /** Index of objects by {@code namespace/service}. */
-  String SERVICE_INDEX = "service";
-
   /** The resource kind, as a metric label and in logs. */
   String kind();
 

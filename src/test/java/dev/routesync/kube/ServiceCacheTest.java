@@ -6,6 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.routesync.demo.DemoObjects.Pod;
 import dev.routesync.kube.translate.SliceTranslator;
+import dev.routesync.kube.watch.Generation;
+import dev.routesync.kube.watch.GenerationListener;
+import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.observe.Metrics;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.testing.MockCluster;
@@ -15,11 +18,11 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,24 +59,30 @@ class ServiceCacheTest {
                     .withConnectionTimeout(2000)
                     .build())
             .build();
+    CompletableFuture<Void> synced = new CompletableFuture<>();
     generation =
         new Generation<>(
             1,
-            client,
-            kind,
-            WatchSettings.of(List.of(), "mesh-managed=true"),
-            new ResourceEventHandler<>() {
+            ServiceIndex.spec(kind, client, WatchSettings.of(List.of(), "mesh-managed=true")),
+            new GenerationListener<>() {
               @Override
-              public void onAdd(EndpointSlice slice) {}
+              public void synced(Generation<EndpointSlice> generation) {
+                synced.complete(null);
+              }
 
               @Override
-              public void onUpdate(EndpointSlice previous, EndpointSlice slice) {}
+              public void failed(Generation<EndpointSlice> generation, Throwable error) {}
 
               @Override
-              public void onDelete(EndpointSlice slice, boolean deletedFinalStateUnknown) {}
+              public void event(
+                  Generation<EndpointSlice> generation, WatchEvent<EndpointSlice> event) {}
+
+              @Override
+              public void relistingInPlace(Generation<EndpointSlice> generation) {}
             },
-            (started, error) -> true);
-    generation.start().get(20, TimeUnit.SECONDS);
+            System::nanoTime);
+    generation.start();
+    synced.get(20, TimeUnit.SECONDS);
     cache.swap(generation);
   }
 
@@ -108,7 +117,7 @@ class ServiceCacheTest {
         .atMost(CONVERGE)
         .until(
             () ->
-                generation.objectsOf(new ServiceKey("shop", service(slice))).stream()
+                ServiceIndex.objectsOf(generation, new ServiceKey("shop", service(slice))).stream()
                     .anyMatch(
                         s ->
                             s.getMetadata().getName().equals(slice.getMetadata().getName())
@@ -121,7 +130,7 @@ class ServiceCacheTest {
         .atMost(CONVERGE)
         .until(
             () ->
-                generation.objectsOf(new ServiceKey("shop", service(slice))).stream()
+                ServiceIndex.objectsOf(generation, new ServiceKey("shop", service(slice))).stream()
                     .noneMatch(
                         s -> s.getMetadata().getName().equals(slice.getMetadata().getName())));
   }

@@ -1,0 +1,243 @@
+package dev.routesync.kube.watch;
+
+import dev.routesync.observe.Metrics;
+import dev.routesync.sync.Scheduler;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.util.Random;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a watch on one resource kind alive forever and decides when to relist; what the objects
+ * mean is its {@link WatchSink}'s business.
+ *
+ * <p>Blips are fabric8's job: its watch manager reconnects from the last resourceVersion, and a 410
+ * Gone makes it relist in place. Everything else is ours:
+ *
+ * <ul>
+ *   <li>A failed list or watch never stops the agent: the failed generation keeps serving its last
+ *       known cache while a new generation is started after a jittered exponential {@link Backoff}.
+ *   <li>Once a disconnection lasts longer than {@code relistAfter} ({@link Connectivity}), the
+ *       current watch stops resuming (its cache is still served) and a new generation lists beside
+ *       it as soon as the server answers, so deletions missed while away (which a server resuming a
+ *       watch may never replay) cannot survive as ghosts. Every {@code resync} ({@link
+ *       ResyncTimer}), the same happens while connected.
+ *   <li>When a new generation has synced it replaces the current one, and the sink is handed both
+ *       at once ({@link WatchSink#replaced}); until then the new generation's events are not passed
+ *       on.
+ * </ul>
+ *
+ * <p>Threading: all state lives on the sync context. {@link Generation}s report on fabric8's
+ * threads; their reports only count the event and hop onto that context.
+ */
+public final class ResourceWatch<T extends HasMetadata> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ResourceWatch.class);
+
+  private final ResourceSpec<T> spec;
+  private final WatchSink<T> sink;
+  private final Context context;
+  private final Scheduler scheduler;
+  private final Metrics metrics;
+  private final RetryTimer retry;
+  private final ResyncTimer resyncTimer;
+  private final Connectivity connectivity;
+  private final ConnectivityCheck connectivityCheck;
+  private final Reports reports = new Reports();
+  private final Promise<Void> initialSync = Promise.promise();
+
+  private Generation<T> current;
+  private Generation<T> pending;
+  private int generations;
+  private boolean stopped;
+
+  /**
+   * @param context the sync context: all state, the timers and the sink run there
+   * @param scheduler timers and the clock, on {@code context}
+   */
+  public ResourceWatch(
+      ResourceSpec<T> spec,
+      RecoverySettings settings,
+      WatchSink<T> sink,
+      Context context,
+      Scheduler scheduler,
+      Metrics metrics,
+      Random random) {
+    this.spec = spec;
+    this.sink = sink;
+    this.context = context;
+    this.scheduler = scheduler;
+    this.metrics = metrics;
+    this.retry =
+        new RetryTimer(
+            scheduler,
+            new Backoff(settings.backoffMin(), settings.backoffMax(), random),
+            () -> startGeneration("failure"));
+    this.resyncTimer =
+        new ResyncTimer(scheduler, settings.resync(), random, () -> startGeneration("resync"));
+    this.connectivity = new Connectivity(spec.kind(), scheduler, metrics);
+    this.connectivityCheck =
+        new ConnectivityCheck(
+            scheduler,
+            settings.connectivityCheck(),
+            settings.relistAfter(),
+            connectivity,
+            new Sampled());
+  }
+
+  /** How long the watch has been down, or 0 while it is up. Any thread. */
+  public long disconnectedNanos() {
+    return connectivity.disconnectedNanos();
+  }
+
+  /** Starts watching. Call on the sync context. */
+  public void start() {
+    startGeneration("initial");
+    connectivityCheck.start();
+    resyncTimer.start();
+  }
+
+  /** Completes once the first generation has synced and been handed to the sink. */
+  public Future<Void> initialSync() {
+    return initialSync.future();
+  }
+
+  /** Stops every informer and timer. Call on the sync context. */
+  public void stop() {
+    stopped = true;
+    retry.cancel();
+    resyncTimer.stop();
+    connectivityCheck.stop();
+    if (pending != null) {
+      pending.stop();
+      pending = null;
+    }
+    if (current != null) {
+      current.stop();
+    }
+    connectivity.stopped();
+  }
+
+  /** Starts a relist now unless one is already under way. Call on the sync context. */
+  public void relist(String reason) {
+    startGeneration(reason);
+  }
+
+  private void startGeneration(String reason) {
+    if (stopped || pending != null) {
+      return;
+    }
+    retry.cancel();
+    int id = ++generations;
+    LOG.info("listing {} ({}, generation {})", spec.kind(), reason, id);
+    metrics.relist(reason);
+    pending = new Generation<>(id, spec, reports, scheduler::nanoTime);
+    pending.start();
+  }
+
+  private void onSynced(Generation<T> generation) {
+    if (stopped || generation != pending) {
+      return;
+    }
+    pending = null;
+    Generation<T> previous = current;
+    current = generation;
+    if (previous != null) {
+      previous.stop(); // its cache stays readable for the sink
+    }
+    retry.succeeded();
+    connectivity.up();
+    sink.replaced(previous, generation);
+    initialSync.tryComplete();
+  }
+
+  private void onFailed(Generation<T> generation, Throwable error) {
+    if (stopped) {
+      return;
+    }
+    generation.markFailed();
+    if (generation == pending) {
+      pending = null;
+      generation.stop();
+    } else if (generation != current) {
+      return;
+    }
+    connectivity.down();
+    long delay = retry.failed();
+    LOG.warn(
+        "{} failed ({}); keeping the last known state, retrying in {} ms",
+        generation,
+        rootMessage(error),
+        delay / 1_000_000);
+  }
+
+  private static String rootMessage(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName() + ": " + root.getMessage();
+  }
+
+  /** What the connectivity check samples and when it declares the watch stale. */
+  private final class Sampled implements ConnectivityCheck.Watched {
+
+    @Override
+    public boolean watching() {
+      return current != null && current.isWatching();
+    }
+
+    @Override
+    public boolean relistWouldHelp() {
+      return current != null && !current.isFailed() && pending == null && !retry.isScheduled();
+    }
+
+    @Override
+    public void stale(long outageNanos) {
+      // Stop resuming (its cache keeps being served) and list afresh beside it; the new
+      // generation retries with backoff until the server answers. One list and one watch per
+      // agent when the server comes back, instead of a replayed watch plus a relist.
+      current.markFailed();
+      current.stop();
+      startGeneration("outage");
+    }
+  }
+
+  /** What the generations report, on fabric8's threads: count, hop, nothing heavy, never throw. */
+  private final class Reports implements GenerationListener<T> {
+
+    @Override
+    public void synced(Generation<T> generation) {
+      context.runOnContext(ignored -> onSynced(generation));
+    }
+
+    @Override
+    public void failed(Generation<T> generation, Throwable error) {
+      context.runOnContext(ignored -> onFailed(generation, error));
+    }
+
+    @Override
+    public void event(Generation<T> generation, WatchEvent<T> event) {
+      try {
+        metrics.watchEvent(spec.kind(), event.type().label());
+        context.runOnContext(
+            ignored -> {
+              if (generation == current) {
+                sink.event(event);
+              } // a generation still syncing is handed over whole when it replaces the current
+            });
+      } catch (RuntimeException e) {
+        LOG.error("dropped a {} {} event", spec.kind(), event.type().label(), e);
+      }
+    }
+
+    @Override
+    public void relistingInPlace(Generation<T> generation) {
+      // fabric8 relists in place after 410 Gone; count it, its events reach the sink as usual.
+      metrics.relist("gone");
+    }
+  }
+}

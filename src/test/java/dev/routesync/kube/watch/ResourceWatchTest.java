@@ -1,0 +1,210 @@
+package dev.routesync.kube.watch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.routesync.kube.KubeClients;
+import dev.routesync.kube.WatchSettings;
+import dev.routesync.observe.Metrics;
+import dev.routesync.sync.VertxScheduler;
+import dev.routesync.testing.MockCluster;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.vertx.core.Context;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.Checkpoint;
+import io.vertx.junit5.Timeout;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The generic watch on a kind other than EndpointSlices (Services, selected by label), against the
+ * CRUD mock API server on a real Vert.x: what the next watches will reuse. The sink is called on
+ * the sync context only: once per generation that replaces the served one, and for each event of
+ * the served generation.
+ */
+@ExtendWith(VertxExtension.class)
+@Timeout(value = 30, timeUnit = TimeUnit.SECONDS)
+class ResourceWatchTest {
+
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private MockCluster cluster;
+  private KubernetesClient client;
+  private Vertx vertx;
+  private Context syncContext;
+  private ResourceWatch<Service> watch;
+
+  @BeforeEach
+  void startCluster(Vertx vertx) {
+    this.vertx = vertx;
+    this.syncContext = vertx.getOrCreateContext();
+    cluster = new MockCluster();
+    client =
+        KubeClients.create(
+            vertx,
+            new ConfigBuilder(Config.empty())
+                .withMasterUrl(cluster.url())
+                .withRequestTimeout(5000)
+                .withConnectionTimeout(2000)
+                .build(),
+            settings());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    cluster.close(); // first: see MockCluster#url
+    if (watch != null) {
+      Promise<Void> stopped = Promise.promise();
+      syncContext.runOnContext(
+          ignored -> {
+            watch.stop();
+            stopped.complete();
+          });
+      stopped.future().await(5, TimeUnit.SECONDS);
+    }
+    client.close();
+  }
+
+  private static WatchSettings settings() {
+    return WatchSettings.of(List.of(), "mesh-managed=true");
+  }
+
+  private static Service service(String name, boolean meshManaged) {
+    return new ServiceBuilder()
+        .withNewMetadata()
+        .withNamespace("shop")
+        .withName(name)
+        .withLabels(meshManaged ? Map.of("mesh-managed", "true") : Map.of())
+        .endMetadata()
+        .withNewSpec()
+        .addNewPort()
+        .withName("http")
+        .withPort(80)
+        .endPort()
+        .endSpec()
+        .build();
+  }
+
+  private ResourceSpec<Service> meshServices() {
+    return new ResourceSpec<>(
+        "Service",
+        List.of(),
+        namespace ->
+            (namespace == null
+                    ? client.services().inAnyNamespace()
+                    : client.services().inNamespace(namespace))
+                .withLabel("mesh-managed", "true")
+                .runnableInformer(0),
+        Map.of());
+  }
+
+  private static List<String> names(Generation<Service> generation) {
+    return generation.objects().stream().map(s -> s.getMetadata().getName()).sorted().toList();
+  }
+
+  private ResourceWatch<Service> watch(WatchSink<Service> sink) {
+    watch =
+        new ResourceWatch<>(
+            meshServices(),
+            settings().recovery(),
+            sink,
+            syncContext,
+            new VertxScheduler(vertx),
+            new Metrics(registry),
+            new Random(1));
+    return watch;
+  }
+
+  @Test
+  void theFirstGenerationThenItsEventsReachTheSinkOnTheSyncContext(VertxTestContext testContext) {
+    client.resource(service("web", true)).create();
+    client.resource(service("private", false)).create();
+    Checkpoint replaced = testContext.checkpoint();
+    Checkpoint added = testContext.checkpoint();
+    ResourceWatch<Service> services =
+        watch(
+            new WatchSink<>() {
+              @Override
+              public void replaced(Generation<Service> previous, Generation<Service> next) {
+                testContext.verify(
+                    () -> {
+                      assertThat(Vertx.currentContext()).isSameAs(syncContext);
+                      assertThat(previous).isNull();
+                      assertThat(names(next)).containsExactly("web"); // selected on the server
+                      replaced.flag();
+                    });
+                // Written once the first generation serves: it arrives as an event.
+                vertx.executeBlocking(() -> client.resource(service("api", true)).create());
+              }
+
+              @Override
+              public void event(WatchEvent<Service> event) {
+                testContext.verify(
+                    () -> {
+                      assertThat(Vertx.currentContext()).isSameAs(syncContext);
+                      if (event.object().getMetadata().getName().equals("api")) {
+                        assertThat(event.type()).isEqualTo(WatchEvent.Type.ADDED);
+                        added.flag();
+                      }
+                    });
+              }
+            });
+
+    syncContext.runOnContext(ignored -> services.start());
+    services.initialSync().onFailure(testContext::failNow);
+  }
+
+  @Test
+  void aRelistHandsTheSinkTheNewGenerationWithTheOneItReplaces(VertxTestContext testContext) {
+    client.resource(service("web", true)).create();
+    Checkpoint relisted = testContext.checkpoint();
+    ResourceWatch<Service> services =
+        watch(
+            new WatchSink<>() {
+              @Override
+              public void replaced(Generation<Service> previous, Generation<Service> next) {
+                if (previous == null) {
+                  return; // the initial list
+                }
+                testContext.verify(
+                    () -> {
+                      assertThat(Vertx.currentContext()).isSameAs(syncContext);
+                      assertThat(previous.id()).isEqualTo(1);
+                      assertThat(next.id()).isEqualTo(2);
+                      assertThat(names(previous)).containsExactly("web"); // still readable
+                      assertThat(names(next)).containsExactly("web");
+                      assertThat(
+                              registry
+                                  .get("routesync.relists")
+                                  .tag("reason", "test")
+                                  .counter()
+                                  .count())
+                          .isEqualTo(1.0);
+                      relisted.flag();
+                    });
+              }
+
+              @Override
+              public void event(WatchEvent<Service> event) {}
+            });
+
+    syncContext.runOnContext(ignored -> services.start());
+    services
+        .initialSync()
+        .onComplete(
+            testContext.succeeding(
+                ignored -> syncContext.runOnContext(v -> services.relist("test"))));
+  }
+}
