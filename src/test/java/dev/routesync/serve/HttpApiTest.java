@@ -7,6 +7,7 @@ import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
+import dev.routesync.testing.UdsHttp;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
