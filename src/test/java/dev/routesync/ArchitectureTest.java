@@ -50,6 +50,19 @@ class ArchitectureTest {
   }
 
   @Test
+  void theJsonMappingSeesOnlyTheApiMessages() {
+    // serve/ (HTTP bodies) and cli/ (-o json) both print through it: it must depend on neither,
+    // nor on the table, so that the JSON is a view of the gRPC messages and nothing else.
+    classes()
+        .that()
+        .resideInAPackage("dev.routesync.api")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("dev.routesync.api..", "com.google.protobuf..", "java..")
+        .check(classes);
+  }
+
+  @Test
   void syncDependsNeitherOnKubernetesNorOnServing() {
     noClasses()
         .that()

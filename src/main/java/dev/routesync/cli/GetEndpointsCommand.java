@@ -1,5 +1,6 @@
 package dev.routesync.cli;
 
+import dev.routesync.api.ApiJson;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.api.v1.ServiceRef;
@@ -52,7 +53,7 @@ public final class GetEndpointsCommand implements Callable<Integer> {
           }
           ServiceEndpoints endpoints = resolved.get();
           if (options.output() == OutputFormat.JSON) {
-            out.print(ProtoJson.pretty(endpoints));
+            out.print(ApiJson.pretty(endpoints));
           } else if (endpoints.getEndpointsCount() == 0) {
             err.println("No endpoints for service " + named + ".");
           } else {

@@ -1,5 +1,6 @@
 package dev.routesync.cli;
 
+import dev.routesync.api.ApiJson;
 import dev.routesync.api.v1.ListRequest;
 import dev.routesync.api.v1.ListResponse;
 import java.util.concurrent.Callable;
@@ -33,7 +34,7 @@ public final class GetServicesCommand implements Callable<Integer> {
         (agent, out, err) -> {
           ListResponse list = agent.list(request);
           if (options.output() == OutputFormat.JSON) {
-            out.print(ProtoJson.pretty(list));
+            out.print(ApiJson.pretty(list));
           } else if (list.getServicesCount() == 0) {
             // As kubectl: nothing on stdout, a note on stderr, success.
             err.println(

@@ -1,5 +1,6 @@
 package dev.routesync.cli;
 
+import dev.routesync.api.ApiJson;
 import dev.routesync.api.v1.WatchRequest;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -40,7 +41,7 @@ public final class WatchCommand implements Callable<Integer> {
           agent.watch(
               request,
               event -> {
-                out.print(json ? ProtoJson.line(event) : WatchEventText.render(event));
+                out.print(json ? ApiJson.line(event) : WatchEventText.render(event));
                 out.flush();
               });
           return ExitCode.OK;

@@ -4,9 +4,10 @@
  *
  * <p>Rendering is pure ({@link dev.routesync.cli.TableFormat}, {@link
  * dev.routesync.cli.ServiceTable}, {@link dev.routesync.cli.EndpointTable}, {@link
- * dev.routesync.cli.WatchEventText}, {@link dev.routesync.cli.ProtoJson}): protobuf messages in,
- * strings out. {@link dev.routesync.cli.AgentClient} owns the Vert.x instance and turns the calls
- * into blocking ones for the picocli thread; its failures are one line each ({@link
+ * dev.routesync.cli.WatchEventText}): protobuf messages in, strings out. {@code -o json} is {@link
+ * dev.routesync.api.ApiJson}, the mapping the HTTP API serves too. {@link
+ * dev.routesync.cli.AgentClient} owns the Vert.x instance and turns the calls into blocking ones
+ * for the picocli thread; its failures are one line each ({@link
  * dev.routesync.cli.AgentCallException}), printed with exit code 1.
  */
 package dev.routesync.cli;

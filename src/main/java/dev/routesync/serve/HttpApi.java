@@ -1,5 +1,7 @@
 package dev.routesync.serve;
 
+import com.google.protobuf.MessageOrBuilder;
+import dev.routesync.api.ApiJson;
 import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
@@ -17,6 +19,10 @@ import java.util.Optional;
  * The read API for people and scripts, under {@code /v1/}. Every answer, errors included, is JSON.
  * Handlers read one immutable table snapshot and never block. Until the table is trusted, every
  * answer from it is a 503 ("not synced yet"): an empty table then means "don't know".
+ *
+ * <p>Answers are the gRPC API's own messages ({@link ProtoMapping}) printed by {@link ApiJson}, the
+ * proto3 JSON mapping: the same documents as {@code routesync get ... -o json}, and no second
+ * mapping to drift from the first. Only the error body ({@link TableJson#error}) is not a message.
  */
 public final class HttpApi {
 
@@ -52,7 +58,7 @@ public final class HttpApi {
     RoutingTable snapshot = table.current();
     Collection<ServiceEndpoints> services =
         all ? snapshot.services() : snapshot.servicesIn(namespace);
-    sendJson(ctx, 200, TableJson.serviceList(snapshot.version(), services));
+    sendJson(ctx, 200, ProtoMapping.list(snapshot.version(), services));
   }
 
   private void getService(RoutingContext ctx) {
@@ -70,7 +76,7 @@ public final class HttpApi {
       Errors.send(ctx, 404, "service " + namespace + "/" + name + " not found");
       return;
     }
-    sendJson(ctx, 200, TableJson.service(service.get()));
+    sendJson(ctx, 200, ProtoMapping.service(service.get()));
   }
 
   private static void rejectMalformedEscapes(RoutingContext ctx) {
@@ -108,10 +114,15 @@ public final class HttpApi {
     return true;
   }
 
+  private static void sendJson(RoutingContext ctx, int status, MessageOrBuilder message) {
+    send(ctx, status, ApiJson.compact(message));
+  }
+
   static void sendJson(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response()
-        .setStatusCode(status)
-        .putHeader("content-type", "application/json")
-        .end(body.encode());
+    send(ctx, status, body.encode());
+  }
+
+  private static void send(RoutingContext ctx, int status, String json) {
+    ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(json);
   }
 }

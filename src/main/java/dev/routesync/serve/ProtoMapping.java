@@ -1,15 +1,29 @@
 package dev.routesync.serve;
 
+import dev.routesync.api.v1.ListResponse;
 import dev.routesync.api.v1.ServiceRef;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import java.util.Collection;
 
-/** Table records to their protobuf messages; the gRPC twin of {@link TableJson}. */
+/**
+ * Table records to their protobuf messages: what gRPC sends, and, printed by {@link
+ * dev.routesync.api.ApiJson}, what the HTTP API serves.
+ */
 final class ProtoMapping {
 
   private ProtoMapping() {}
+
+  /** The answer to List and to {@code GET /v1/services}. */
+  static ListResponse list(long tableVersion, Collection<ServiceEndpoints> services) {
+    ListResponse.Builder builder = ListResponse.newBuilder().setVersion(tableVersion);
+    for (ServiceEndpoints service : services) {
+      builder.addServices(service(service));
+    }
+    return builder.build();
+  }
 
   static dev.routesync.api.v1.ServiceEndpoints service(ServiceEndpoints service) {
     dev.routesync.api.v1.ServiceEndpoints.Builder builder =

@@ -111,13 +111,13 @@ final class RegistryGrpc implements Service {
                 return;
               }
               RoutingTable snapshot = table.current();
-              ListResponse.Builder response =
-                  ListResponse.newBuilder().setVersion(snapshot.version());
-              for (ServiceEndpoints service :
-                  namespace.isEmpty() ? snapshot.services() : snapshot.servicesIn(namespace)) {
-                response.addServices(ProtoMapping.service(service));
-              }
-              call.response().end(response.build());
+              call.response()
+                  .end(
+                      ProtoMapping.list(
+                          snapshot.version(),
+                          namespace.isEmpty()
+                              ? snapshot.services()
+                              : snapshot.servicesIn(namespace)));
               metrics.grpcRequest("List", GrpcStatus.OK.name());
             })
         .onFailure(error -> rejected(call.response(), "List", error));

@@ -12,6 +12,7 @@ import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.GrpcJavaClient;
 import dev.routesync.testing.MockCluster;
 import dev.routesync.testing.TcpProxy;
+import dev.routesync.testing.UdsHttp;
 import dev.routesync.testing.WatchRecorder;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

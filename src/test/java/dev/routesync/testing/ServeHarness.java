@@ -107,6 +107,11 @@ public final class ServeHarness implements AutoCloseable {
               true,
               false));
     }
+    return put(namespace, name, endpoints);
+  }
+
+  /** Publishes {@code service} with exactly these endpoints. */
+  public RoutingTable put(String namespace, String name, List<Endpoint> endpoints) {
     return table.publish(Map.of(new ServiceKey(namespace, name), endpoints), List.of());
   }
 

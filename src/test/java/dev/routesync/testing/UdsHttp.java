@@ -1,4 +1,4 @@
-package dev.routesync.serve;
+package dev.routesync.testing;
 
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
@@ -24,10 +24,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Every request has a deadline: Unix socket channels have no read timeout, so a timer closes the
  * channel, which ends a blocked read with an exception instead of a hang.
  */
-final class UdsHttp implements AutoCloseable {
+public final class UdsHttp implements AutoCloseable {
 
   /** The longest a request may take, connect to last byte. */
-  static final Duration DEADLINE = Duration.ofSeconds(10);
+  public static final Duration DEADLINE = Duration.ofSeconds(10);
 
   private static final ScheduledExecutorService DEADLINES =
       Executors.newSingleThreadScheduledExecutor(
@@ -38,23 +38,23 @@ final class UdsHttp implements AutoCloseable {
           });
 
   /** Status, content type and body of one answer. */
-  record Reply(int status, String contentType, String body) {
-    JsonObject json() {
+  public record Reply(int status, String contentType, String body) {
+    public JsonObject json() {
       return new JsonObject(body);
     }
   }
 
   private final Path socket;
 
-  UdsHttp(Path socket) {
+  public UdsHttp(Path socket) {
     this.socket = socket;
   }
 
-  Reply get(String uri) throws IOException {
+  public Reply get(String uri) throws IOException {
     return request("GET", uri);
   }
 
-  Reply request(String method, String uri) throws IOException {
+  public Reply request(String method, String uri) throws IOException {
     try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       ScheduledFuture<?> deadline =
           DEADLINES.schedule(
