@@ -3,6 +3,7 @@ package dev.routesync.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.startup.BadConfigurationException;
+import dev.routesync.testing.UdsHttp;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
