@@ -23,11 +23,14 @@
  *   <li>{@code serve/}: gRPC ({@code routesync.v1.Registry}, health, reflection) and HTTP/JSON on
  *       one Unix socket listener, and an admin port for probes and metrics. Watch streams hold only
  *       the version their subscriber has reached and are nudged on every publish.
- *   <li>{@code observe/}: metrics and readiness; {@code config/} and {@code demo/}: the command
- *       line and the embedded demo cluster; {@code cli/}: {@code routesync get} and {@code watch},
- *       clients of a running agent; {@code startup/}: the one start-time error every stage may
- *       raise for configuration the operator must fix (exit code 2). {@link dev.routesync.Agent}
- *       wires it all.
+ *   <li>{@code observe/}: metrics and readiness; {@code config/}: the agent's options and their
+ *       validated records (parsing only); {@code demo/}: the embedded demo cluster; {@code
+ *       client/}: {@code routesync get} and {@code watch}, clients of a running agent; {@code
+ *       startup/}: the one start-time error every stage may raise for configuration the operator
+ *       must fix (exit code 2); {@code api/}: the one JSON mapping of the gRPC messages. {@link
+ *       dev.routesync.Agent} wires it all; {@code app/} holds the commands that start it ({@code
+ *       Main}, {@code agent}, {@code demo}) and the runner that stops it on SIGTERM. Only {@code
+ *       app/} depends on the root package, and no package cycle exists (ArchUnit holds both).
  * </ol>
  *
  * <h2>Which thread runs what</h2>
@@ -47,6 +50,6 @@
  *       close.
  * </ul>
  *
- * <p>Kept in sync with refactors, together with {@code ../shared/DESIGN.md}.
+ * <p>Kept in sync with refactors, together with {@code docs/ARCHITECTURE.md}.
  */
 package dev.routesync;

@@ -6,6 +6,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPac
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -25,6 +26,37 @@ class ArchitectureTest {
         new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("dev.routesync");
+  }
+
+  @Test
+  void packagesAreFreeOfCycles() {
+    slices().matching("dev.routesync.(*)..").should().beFreeOfCycles().check(classes);
+  }
+
+  @Test
+  void onlyTheCommandsDependOnTheCompositionRoot() {
+    // The slice rule above does not see the root package; the Agent wires everything, so only
+    // the commands that start it (app/) may depend on it.
+    noClasses()
+        .that()
+        .resideOutsideOfPackages("dev.routesync", "dev.routesync.app..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.routesync")
+        .check(classes);
+  }
+
+  @Test
+  void configHoldsOnlyRecordsAndParsing() {
+    // The agent's configuration knows nothing of how the agent is started or what it runs.
+    noClasses()
+        .that()
+        .resideInAPackage("dev.routesync.config..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.routesync", "dev.routesync.app..", "dev.routesync.serve..", "io.vertx..")
+        .check(classes);
   }
 
   @Test

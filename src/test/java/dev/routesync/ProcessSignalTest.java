@@ -29,7 +29,7 @@ class ProcessSignalTest {
                 java,
                 "-cp",
                 System.getProperty("java.class.path"),
-                "dev.routesync.Main",
+                "dev.routesync.app.Main",
                 "demo",
                 "--socket",
                 socket.toString(),

@@ -2,7 +2,7 @@ package dev.routesync.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.routesync.Main;
+import dev.routesync.app.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;

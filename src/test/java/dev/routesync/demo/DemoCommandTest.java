@@ -32,7 +32,7 @@ class DemoCommandTest {
                 "-Djava.io.tmpdir=" + tmp,
                 "-cp",
                 System.getProperty("java.class.path"),
-                "dev.routesync.Main",
+                "dev.routesync.app.Main",
                 "demo",
                 "--admin-port",
                 "0",

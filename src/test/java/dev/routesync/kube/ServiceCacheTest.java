@@ -125,7 +125,7 @@ class ServiceCacheTest {
   }
 
   private void delete(EndpointSlice slice) {
-    client.resource(slice).withTimeoutInMillis(5000).delete();
+    client.resource(slice).delete();
     await()
         .atMost(CONVERGE)
         .until(

@@ -234,7 +234,7 @@ class ServiceEventSinkTest {
       // The first stops watching (an outage), its cache still served; meanwhile api lost its only
       // slice and db appeared.
       first.stop();
-      client.resource(slice("api-a", "api", "10.0.0.2")).withTimeoutInMillis(5000).delete();
+      client.resource(slice("api-a", "api", "10.0.0.2")).delete();
       apply(slice("db-a", "db", "10.0.0.3"));
       Generation<EndpointSlice> second = synced(2, 2);
 

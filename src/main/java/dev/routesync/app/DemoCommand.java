@@ -1,0 +1,110 @@
+package dev.routesync.app;
+
+import dev.routesync.Agent;
+import dev.routesync.config.AgentConfig;
+import dev.routesync.config.AgentOptions;
+import dev.routesync.demo.DemoCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.logging.Level;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code routesync demo}: the agent against an embedded pretend cluster; no cluster needed. */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the agent against an embedded mock API server with churning demo Services.",
+      "Takes the agent's flags; --kubeconfig is ignored (the demo writes its own), and the",
+      "socket defaults to a temporary path instead of " + AgentOptions.DEFAULT_SOCKET + "."
+    })
+public final class DemoCommand implements Callable<Integer> {
+
+  // The JUL logger of the mock server must be held strongly, or its level is forgotten.
+  private static final java.util.logging.Logger MOCK_LOG =
+      java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+  @Spec CommandSpec spec;
+
+  @Mixin AgentOptions options;
+
+  @Option(
+      names = "--churn-every",
+      defaultValue = "3000",
+      description = "Milliseconds between churn steps (default: ${DEFAULT-VALUE}).")
+  long churnEveryMillis;
+
+  @Override
+  public Integer call() {
+    MOCK_LOG.setLevel(Level.WARNING);
+    AgentConfig config;
+    try {
+      config = options.toConfig();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    if (churnEveryMillis < 100) {
+      throw new ParameterException(spec.commandLine(), "--churn-every must be at least 100");
+    }
+    DemoWorkDir workDir = DemoWorkDir.create();
+    if (config.socket().toString().equals(AgentOptions.DEFAULT_SOCKET)) {
+      config = config.withSocket(workDir.path().resolve("routesync.sock"));
+    }
+    DemoCluster cluster = DemoCluster.start();
+    Path kubeconfig;
+    try {
+      kubeconfig = cluster.writeKubeconfig(workDir.path());
+    } catch (IOException e) {
+      cluster.close();
+      workDir.close();
+      throw new UncheckedIOException(e);
+    }
+    AgentConfig demoConfig = config.withKubeconfig(kubeconfig);
+    Agent agent;
+    try {
+      agent = Agent.start(demoConfig).toCompletionStage().toCompletableFuture().join();
+    } catch (RuntimeException e) {
+      cluster.close();
+      workDir.close();
+      return AgentRunner.startFailed(e, spec.commandLine().getErr());
+    }
+    cluster.startChurn(churnEveryMillis);
+    printHowTo(demoConfig, cluster, agent);
+    return AgentRunner.awaitShutdown(
+        () -> {
+          cluster.stopChurn();
+          // The directory goes last: the agent has released the socket and lock by then.
+          return agent.stop().andThen(done -> cluster.close()).andThen(done -> workDir.close());
+        },
+        demoConfig.shutdownTimeout());
+  }
+
+  private static void printHowTo(AgentConfig config, DemoCluster cluster, Agent agent) {
+    String socket = config.socket().toAbsolutePath().toString();
+    StringBuilder text = new StringBuilder();
+    text.append("\nroutesync demo is serving on ").append(socket).append('\n');
+    text.append("mock API server: ").append(cluster.url()).append(" (namespace shop)\n\n");
+    text.append("Try:\n");
+    text.append("  curl -s --unix-socket ")
+        .append(socket)
+        .append(" http://localhost/v1/services\n");
+    text.append("  curl -s --unix-socket ")
+        .append(socket)
+        .append(" http://localhost/v1/services/shop/checkout\n");
+    if (agent.adminPort() > 0) {
+      text.append("  curl -s http://127.0.0.1:")
+          .append(agent.adminPort())
+          .append("/metrics | grep ^routesync_\n");
+    }
+    text.append("\nCtrl-C to stop.\n");
+    System.out.println(text);
+    System.out.flush();
+  }
+}

@@ -1,0 +1,49 @@
+package dev.routesync.app;
+
+import dev.routesync.client.GetCommand;
+import dev.routesync.client.WatchCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code routesync}: the agent's command line. */
+@Command(
+    name = "routesync",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Keeps service-mesh sidecars' routing tables in step with Kubernetes endpoints.",
+    subcommands = {AgentCommand.class, DemoCommand.class, GetCommand.class, WatchCommand.class})
+public final class Main {
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The configured command line; exit codes: 0 ok, 1 failed at run time, 2 bad usage. */
+  public static CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(new Main());
+    commandLine.setParameterExceptionHandler(
+        (error, args) -> {
+          // One clear line, not a usage dump: this is usually read in a pod's log.
+          CommandLine command = error.getCommandLine();
+          command
+              .getErr()
+              .println(
+                  "routesync: "
+                      + error.getMessage()
+                      + " (see '"
+                      + command.getCommandSpec().qualifiedName()
+                      + " --help')");
+          return CommandLine.ExitCode.USAGE;
+        });
+    return commandLine;
+  }
+
+  /** The version from the jar's manifest, or "dev" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"routesync " + (version == null ? "dev" : version)};
+    }
+  }
+}

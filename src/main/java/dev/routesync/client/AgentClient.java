@@ -1,0 +1,227 @@
+package dev.routesync.client;
+
+import dev.routesync.api.v1.ListRequest;
+import dev.routesync.api.v1.ListResponse;
+import dev.routesync.api.v1.RegistryGrpcClient;
+import dev.routesync.api.v1.ResolveRequest;
+import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.api.v1.WatchEvent;
+import dev.routesync.api.v1.WatchRequest;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.grpc.client.GrpcClient;
+import io.vertx.grpc.client.GrpcClientRequest;
+import io.vertx.grpc.client.GrpcClientResponse;
+import io.vertx.grpc.client.InvalidStatusException;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.ServiceMethod;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * The agent's gRPC Registry on its Unix socket, as blocking calls for the picocli thread. Owns a
+ * Vert.x instance of its own: one client per command run, closed when it ends.
+ *
+ * <p>Every failure is an {@link AgentCallException} with a one-line message.
+ */
+public final class AgentClient implements AutoCloseable {
+
+  /** How long a unary call may take, connection included. */
+  static final long CALL_TIMEOUT_SECONDS = 10;
+
+  static final String CALL_TIMEOUT_TEXT = CALL_TIMEOUT_SECONDS + "s";
+
+  /**
+   * How the agent's UNAVAILABLE message begins while it has no table to serve (the agent's {@code
+   * TableTrust.NOT_SYNCED}; part of the API, see README).
+   */
+  static final String NOT_SYNCED = "not synced yet";
+
+  private final Path socket;
+  private final Vertx vertx;
+  private final GrpcClient grpc;
+  private final SocketAddress address;
+
+  private AgentClient(Path socket) {
+    this.socket = socket;
+    this.vertx = Vertx.builder().with(new VertxOptions().setPreferNativeTransport(true)).build();
+    this.grpc = GrpcClient.client(vertx);
+    this.address = SocketAddress.domainSocketAddress(socket.toString());
+  }
+
+  /**
+   * A client for the agent on {@code socket}. Fails at once, without starting Vert.x, when no file
+   * is there: the usual case of an agent that is not running or a wrong path.
+   */
+  public static AgentClient open(Path socket) {
+    if (!Files.exists(socket)) {
+      throw AgentFailures.noAgent(socket);
+    }
+    return new AgentClient(socket);
+  }
+
+  /** Every Service, or those of {@code request}'s namespace. */
+  public ListResponse list(ListRequest request) {
+    return await(unary(RegistryGrpcClient.List, request));
+  }
+
+  /** One Service, or empty when the agent's table does not hold it (NOT_FOUND). */
+  public Optional<ServiceEndpoints> resolve(ResolveRequest request) {
+    return await(
+        unary(RegistryGrpcClient.Resolve, request)
+            .map(Optional::of)
+            .recover(
+                error ->
+                    error instanceof InvalidStatusException status
+                            && status.actualStatus() == GrpcStatus.NOT_FOUND
+                        ? Future.succeededFuture(Optional.empty())
+                        : Future.failedFuture(error)));
+  }
+
+  /**
+   * Streams the watch to {@code onEvent}, on a Vert.x event loop, one event at a time, and blocks
+   * until the agent ends the stream. Returns when it ends with status OK; fails otherwise.
+   */
+  public void watch(WatchRequest request, Consumer<WatchEvent> onEvent) {
+    // An agent that has not synced holds a Watch open without a word until it has; a List of the
+    // same scope fails at once with "not synced yet", so the command can say so instead of waiting.
+    list(ListRequest.newBuilder().setNamespace(request.getNamespace()).build());
+    CompletableFuture<Void> ended = new CompletableFuture<>();
+    vertx.getOrCreateContext().runOnContext(start -> startWatch(request, onEvent, ended));
+    try {
+      ended.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AgentCallException("interrupted", e);
+    } catch (ExecutionException e) {
+      throw AgentFailures.describe(e.getCause(), socket);
+    }
+  }
+
+  // Runs on one event loop, so the message handler is attached in the same turn as the response
+  // arrives; attached later (from another thread), the first messages would be dropped
+  // (STACK-NOTES). Hence the request API rather than RegistryGrpcClient.watch, which also waits
+  // for the request to be written before it looks at the response, and drops the final status.
+  private void startWatch(
+      WatchRequest request, Consumer<WatchEvent> onEvent, CompletableFuture<Void> ended) {
+    grpc.request(address, RegistryGrpcClient.Watch)
+        .onComplete(
+            created -> {
+              if (created.failed()) {
+                ended.completeExceptionally(created.cause());
+                return;
+              }
+              GrpcClientRequest<WatchRequest, WatchEvent> call = created.result();
+              call.response()
+                  .onComplete(
+                      answered -> {
+                        if (answered.failed()) {
+                          ended.completeExceptionally(answered.cause());
+                        } else {
+                          follow(answered.result(), onEvent, ended);
+                        }
+                      });
+              call.end(request).onFailure(ended::completeExceptionally);
+            });
+  }
+
+  private void follow(
+      GrpcClientResponse<WatchRequest, WatchEvent> response,
+      Consumer<WatchEvent> onEvent,
+      CompletableFuture<Void> ended) {
+    // A reset stream ends neither the response nor its end() future: only this sees it.
+    response.errorHandler(
+        error ->
+            ended.completeExceptionally(
+                new AgentCallException("the watch on " + socket + " was reset (" + error + ")")));
+    response.handler(onEvent::accept);
+    response
+        .end()
+        .onComplete(
+            done -> {
+              if (done.succeeded()) {
+                ended.complete(null);
+              } else {
+                ended.completeExceptionally(endedWith(response, done.cause()));
+              }
+            });
+  }
+
+  // The request API rather than RegistryGrpcClient's unary methods, which drop the status message
+  // of a failed call: "not synced yet" is told apart from other UNAVAILABLE answers by it.
+  private <Q, R> Future<R> unary(ServiceMethod<R, Q> method, Q request) {
+    return grpc.request(address, method)
+        .compose(
+            call ->
+                call.end(request)
+                    .compose(
+                        sent ->
+                            call.response()
+                                .compose(
+                                    response ->
+                                        response
+                                            .last()
+                                            .recover(
+                                                error ->
+                                                    Future.failedFuture(
+                                                        failedWith(response, error))))));
+  }
+
+  private Throwable failedWith(GrpcClientResponse<?, ?> response, Throwable error) {
+    if (response.status() == GrpcStatus.UNAVAILABLE
+        && StatusMessages.of(response).startsWith(NOT_SYNCED)) {
+      return AgentFailures.notSynced(socket);
+    }
+    return error;
+  }
+
+  private Throwable endedWith(
+      GrpcClientResponse<WatchRequest, WatchEvent> response, Throwable error) {
+    GrpcStatus status = response.status();
+    if (status == null || status == GrpcStatus.OK) {
+      return error;
+    }
+    String message = StatusMessages.of(response);
+    return new AgentCallException(
+        "the watch on "
+            + socket
+            + " ended with "
+            + status.name()
+            + (message.isEmpty() ? "" : ": " + message),
+        error);
+  }
+
+  private <T> T await(Future<T> call) {
+    try {
+      return call.toCompletionStage()
+          .toCompletableFuture()
+          .get(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AgentCallException("interrupted", e);
+    } catch (ExecutionException e) {
+      throw AgentFailures.describe(e.getCause(), socket);
+    } catch (TimeoutException e) {
+      throw AgentFailures.describe(e, socket);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // The command has its answer; a slow close must not change the exit code.
+    }
+  }
+}

@@ -1,0 +1,11 @@
+package dev.routesync.client;
+
+import picocli.CommandLine.Command;
+
+/** {@code routesync get}: a parent for {@code services} and {@code endpoints}. */
+@Command(
+    name = "get",
+    mixinStandardHelpOptions = true,
+    description = "Show what the agent on this node serves to its sidecars.",
+    subcommands = {GetServicesCommand.class, GetEndpointsCommand.class})
+public final class GetCommand {}

@@ -1,0 +1,65 @@
+package dev.routesync.client;
+
+import dev.routesync.api.ApiJson;
+import dev.routesync.api.v1.ResolveRequest;
+import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.api.v1.ServiceRef;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ExitCode;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code routesync get endpoints NAME -n NS} or {@code NS/NAME}: one Service's endpoints, as
+ * sidecars get them.
+ */
+@Command(
+    name = "endpoints",
+    aliases = "ep",
+    mixinStandardHelpOptions = true,
+    description = "Show the endpoints the agent serves for one Service.")
+public final class GetEndpointsCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Mixin ClientOptions options;
+
+  @Mixin NamespaceOption namespace;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "[NAMESPACE/]NAME",
+      description = "The Service: cart -n shop, or shop/cart.")
+  String service;
+
+  @Override
+  public Integer call() {
+    ServiceRef ref = namespace.service(spec, service);
+    String named = ref.getNamespace() + "/" + ref.getName();
+    ResolveRequest request =
+        ResolveRequest.newBuilder().setNamespace(ref.getNamespace()).setName(ref.getName()).build();
+    return ClientRun.run(
+        spec,
+        options.socket(spec),
+        (agent, out, err) -> {
+          Optional<ServiceEndpoints> resolved = agent.resolve(request);
+          if (resolved.isEmpty()) {
+            err.println("routesync: service " + named + " not found");
+            return ExitCode.SOFTWARE;
+          }
+          ServiceEndpoints endpoints = resolved.get();
+          if (options.output() == OutputFormat.JSON) {
+            out.print(ApiJson.pretty(endpoints));
+          } else if (endpoints.getEndpointsCount() == 0) {
+            err.println("No endpoints for service " + named + ".");
+          } else {
+            out.print(EndpointTable.render(endpoints));
+          }
+          return ExitCode.OK;
+        });
+  }
+}

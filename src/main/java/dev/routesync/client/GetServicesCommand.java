@@ -1,0 +1,50 @@
+package dev.routesync.client;
+
+import dev.routesync.api.ApiJson;
+import dev.routesync.api.v1.ListRequest;
+import dev.routesync.api.v1.ListResponse;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ExitCode;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code routesync get services [-n NS]}: the Services in the agent's table. */
+@Command(
+    name = "services",
+    aliases = "svc",
+    mixinStandardHelpOptions = true,
+    description = "List the Services in the agent's routing table.")
+public final class GetServicesCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Mixin ClientOptions options;
+
+  @Mixin NamespaceOption namespace;
+
+  @Override
+  public Integer call() {
+    String validNamespace = namespace.filter(spec);
+    ListRequest request = ListRequest.newBuilder().setNamespace(validNamespace).build();
+    return ClientRun.run(
+        spec,
+        options.socket(spec),
+        (agent, out, err) -> {
+          ListResponse list = agent.list(request);
+          if (options.output() == OutputFormat.JSON) {
+            out.print(ApiJson.pretty(list));
+          } else if (list.getServicesCount() == 0) {
+            // As kubectl: nothing on stdout, a note on stderr, success.
+            err.println(
+                validNamespace.isEmpty()
+                    ? "No services found."
+                    : "No services found in namespace " + validNamespace + ".");
+          } else {
+            out.print(ServiceTable.render(list));
+          }
+          return ExitCode.OK;
+        });
+  }
+}

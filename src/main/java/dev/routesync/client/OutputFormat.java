@@ -1,0 +1,23 @@
+package dev.routesync.client;
+
+import java.util.Locale;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code -o table} (aligned columns, the default) or {@code -o json}. */
+public enum OutputFormat {
+  TABLE,
+  JSON;
+
+  /** Accepts {@code table} and {@code json} in any case. */
+  static final class Converter implements ITypeConverter<OutputFormat> {
+    @Override
+    public OutputFormat convert(String value) {
+      try {
+        return OutputFormat.valueOf(value.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException("expected table or json, got '" + value + "'");
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package dev.routesync.client;
+
+import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.api.v1.ServiceRef;
+import dev.routesync.api.v1.WatchEvent;
+
+/**
+ * {@code routesync watch} in text: a line per event, then a line per Service it touches.
+ *
+ * <pre>
+ * v42 reset services=3
+ *   ~ shop/cart endpoints=3
+ * v43 update upserted=1 removed=1
+ *   ~ shop/cart endpoints=2
+ *   - shop/old
+ * </pre>
+ */
+public final class WatchEventText {
+
+  private WatchEventText() {}
+
+  /** The event's lines, each ending in a newline. */
+  public static String render(WatchEvent event) {
+    StringBuilder text = new StringBuilder();
+    text.append('v').append(Long.toUnsignedString(event.getVersion()));
+    if (event.getReset()) {
+      text.append(" reset services=").append(event.getUpsertedCount());
+    } else {
+      text.append(" update upserted=")
+          .append(event.getUpsertedCount())
+          .append(" removed=")
+          .append(event.getRemovedCount());
+    }
+    text.append('\n');
+    for (ServiceEndpoints service : event.getUpsertedList()) {
+      text.append("  ~ ")
+          .append(service.getNamespace())
+          .append('/')
+          .append(service.getName())
+          .append(" endpoints=")
+          .append(service.getEndpointsCount())
+          .append('\n');
+    }
+    for (ServiceRef removed : event.getRemovedList()) {
+      text.append("  - ")
+          .append(removed.getNamespace())
+          .append('/')
+          .append(removed.getName())
+          .append('\n');
+    }
+    return text.toString();
+  }
+}

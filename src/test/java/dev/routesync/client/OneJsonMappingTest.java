@@ -1,0 +1,105 @@
+package dev.routesync.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.Port;
+import dev.routesync.testing.ServeHarness;
+import dev.routesync.testing.UdsHttp;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code curl /v1/services...} and {@code routesync get ... -o json} print the same JSON for the
+ * same table: both are the proto3 JSON mapping of the {@code routesync.v1} messages (README, "HTTP
+ * API").
+ */
+@Timeout(60)
+class OneJsonMappingTest {
+
+  private static ServeHarness serve;
+  private static UdsHttp http;
+
+  @BeforeAll
+  static void start() throws Exception {
+    serve = new ServeHarness();
+    serve.put("shop", "cart", 3);
+    serve.put("billing", "ledger", 1);
+    // Unknown zone, node and pod; not ready but serving and terminating: every field at its
+    // default or unset somewhere.
+    serve.put(
+        "shop",
+        "draining",
+        List.of(
+            new Endpoint(
+                "10.0.9.1",
+                List.of(new Port("", 9000, "UDP")),
+                null,
+                null,
+                null,
+                false,
+                true,
+                true)));
+    serve.put("shop", "empty", List.of());
+    http = new UdsHttp(serve.socket());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    http.close();
+    serve.close();
+  }
+
+  private static JsonObject cli(String args) {
+    Cli.Result result = Cli.run((args + " -o json --socket " + serve.socket()).split(" "));
+    assertThat(result.exitCode()).as(result.err()).isEqualTo(0);
+    return new JsonObject(result.out());
+  }
+
+  private static JsonObject curl(String uri) throws Exception {
+    UdsHttp.Reply reply = http.get(uri);
+    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+    return reply.json();
+  }
+
+  @Test
+  void theServiceListIsTheSameOverHttpAndFromTheCli() throws Exception {
+    assertThat(curl("/v1/services")).isEqualTo(cli("get services"));
+    assertThat(curl("/v1/services?namespace=shop")).isEqualTo(cli("get services -n shop"));
+    assertThat(curl("/v1/services?namespace=nothing-here"))
+        .isEqualTo(cli("get services -n nothing-here"));
+  }
+
+  @Test
+  void oneServiceIsTheSameOverHttpAndFromTheCli() throws Exception {
+    for (String service : List.of("shop/cart", "billing/ledger", "shop/draining", "shop/empty")) {
+      assertThat(curl("/v1/services/" + service))
+          .as(service)
+          .isEqualTo(cli("get endpoints " + service));
+    }
+  }
+
+  @Test
+  void versionsAreStringsAndUnknownValuesTheirEmptyDefault() throws Exception {
+    JsonObject list = curl("/v1/services");
+    assertThat(list.getValue("version")).isEqualTo(String.valueOf(serve.table().version()));
+
+    JsonObject draining = curl("/v1/services/shop/draining");
+    assertThat(draining.getValue("version")).isInstanceOf(String.class);
+    JsonObject endpoint = draining.getJsonArray("endpoints").getJsonObject(0);
+    assertThat(endpoint.getMap())
+        .containsEntry("zone", "")
+        .containsEntry("node", "")
+        .containsEntry("pod", "")
+        .containsEntry("ready", false);
+    // 32-bit numbers stay JSON numbers; an empty port name is "" too.
+    assertThat(endpoint.getJsonArray("ports").getJsonObject(0).getMap())
+        .containsEntry("name", "")
+        .containsEntry("port", 9000)
+        .containsEntry("protocol", "UDP");
+  }
+}
