@@ -5,10 +5,13 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.micrometer.PrometheusScrapingHandler;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -52,8 +55,21 @@ public final class AdminServer {
     router.get("/readyz").handler(this::readyz);
     router.get("/metrics").handler(PrometheusScrapingHandler.create(registry.get()));
     Errors.install(router);
-    server = vertx.createHttpServer().requestHandler(router);
+    server = vertx.createHttpServer(http11Only()).requestHandler(router);
     return server.listen(port, host).map(HttpServer::actualPort);
+  }
+
+  /**
+   * kubelet probes and Prometheus speak HTTP/1.1; nothing here needs HTTP/2. Without h2c an {@code
+   * Upgrade: h2c} request is answered as plain HTTP/1.1, which also keeps the JDK client clear of
+   * its upgrade defect (it can lose the bytes that arrive with the 101 past its first 16 KB read,
+   * and then waits for the body forever: seen on /metrics).
+   */
+  static HttpServerOptions http11Only() {
+    return new HttpServerOptions()
+        .setHttp2ClearTextEnabled(false)
+        .setUseAlpn(false)
+        .setAlpnVersions(List.of(HttpVersion.HTTP_1_1));
   }
 
   public int actualPort() {
