@@ -10,6 +10,7 @@ import dev.routesync.kube.WatchSupervisor;
 import dev.routesync.kube.WatchedKind;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
+import dev.routesync.observe.VertxMetrics;
 import dev.routesync.serve.AdminServer;
 import dev.routesync.serve.ApiServer;
 import dev.routesync.sync.Coalescer;
@@ -29,7 +30,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
-import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Random;
@@ -76,7 +76,7 @@ public final class Agent {
             .with(
                 new VertxOptions()
                     .setPreferNativeTransport(true)
-                    .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+                    .setMetricsOptions(VertxMetrics.options()))
             .withMetrics(new MicrometerMetricsFactory(registry))
             .build();
     Clock clock = Clock.systemUTC();
