@@ -21,9 +21,13 @@ import java.util.function.Function;
  */
 public final class VertxMetrics {
 
-  /** Vert.x's default labels less the raw method. */
+  /**
+   * Vert.x's default labels less the raw method, plus the client's name (set in our code: without
+   * it two clients register the same gauges).
+   */
   static final Set<Label> LABELS =
-      EnumSet.of(Label.HTTP_CODE, Label.POOL_TYPE, Label.POOL_NAME, Label.EB_SIDE);
+      EnumSet.of(
+          Label.HTTP_CODE, Label.POOL_TYPE, Label.POOL_NAME, Label.EB_SIDE, Label.CLIENT_NAME);
 
   private static final Set<HttpMethod> STANDARD =
       Set.of(
