@@ -55,7 +55,11 @@ public final class AdminServer {
     router.get("/readyz").handler(this::readyz);
     router.get("/metrics").handler(PrometheusScrapingHandler.create(registry.get()));
     Errors.install(router);
-    server = vertx.createHttpServer(http11Only()).requestHandler(router);
+    server =
+        vertx
+            .createHttpServer(http11Only())
+            .requestHandler(router)
+            .invalidRequestHandler(Errors::invalidRequest);
     return server.listen(port, host).map(HttpServer::actualPort);
   }
 

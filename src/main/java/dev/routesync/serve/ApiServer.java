@@ -127,6 +127,7 @@ public final class ApiServer {
         vertx
             .createHttpServer(options)
             .requestHandler(handler)
+            .invalidRequestHandler(Errors::invalidRequest)
             .connectionHandler(this::onConnection);
     InetSocketAddress address = tcpAddress.get();
     Future<Void> onTcp =

@@ -53,6 +53,7 @@ public final class SocketServer {
         vertx
             .createHttpServer(options)
             .requestHandler(handler)
+            .invalidRequestHandler(Errors::invalidRequest)
             .connectionHandler(connectionHandler);
     return server
         .listen(SocketAddress.domainSocketAddress(lock.socket().toString()))
