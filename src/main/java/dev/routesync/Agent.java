@@ -13,6 +13,7 @@ import dev.routesync.observe.Readiness;
 import dev.routesync.observe.VertxMetrics;
 import dev.routesync.serve.AdminServer;
 import dev.routesync.serve.ApiServer;
+import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.sync.Coalescer;
 import dev.routesync.sync.Reconciler;
 import dev.routesync.sync.VertxScheduler;
@@ -56,6 +57,7 @@ public final class Agent {
 
   private final AgentConfig config;
   private final Vertx vertx;
+  private final ConnectionGuards guards = ConnectionGuards.create();
   private final PrometheusMeterRegistry registry;
   private final Metrics metrics;
   private final TableWriter table;
@@ -73,11 +75,9 @@ public final class Agent {
     this.metrics = new Metrics(registry);
     this.vertx =
         Vertx.builder()
-            .with(
-                new VertxOptions()
-                    .setPreferNativeTransport(true)
-                    .setMetricsOptions(VertxMetrics.options()))
+            .with(new VertxOptions().setMetricsOptions(VertxMetrics.options()))
             .withMetrics(new MicrometerMetricsFactory(registry))
+            .withTransport(guards.transport()) // native epoll when available, as before
             .build();
     Clock clock = Clock.systemUTC();
     this.table =
@@ -105,7 +105,9 @@ public final class Agent {
             readiness,
             config.socket(),
             config.listenTcp(),
-            config.grpcReflection());
+            config.grpcReflection(),
+            guards,
+            config.limits());
     table.onPublish(apiServer::published);
     this.adminServer =
         config.adminPort() == 0
@@ -116,7 +118,10 @@ public final class Agent {
                 config.adminPort(),
                 readiness,
                 this::liveness,
-                () -> registry);
+                () -> registry,
+                guards,
+                config.limits().forAdmin(),
+                metrics);
   }
 
   private record Wiring<T extends HasMetadata>(

@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -32,8 +33,11 @@ public final class AdminServer {
   private final Readiness readiness;
   private final Liveness liveness;
   private final Supplier<PrometheusMeterRegistry> registry;
+  private final ConnectionGuards guards;
+  private final ConnectionGuard guard;
   private HttpServer server;
 
+  /** Without connection limits: for tests that build their own Vert.x. */
   public AdminServer(
       Vertx vertx,
       String host,
@@ -41,12 +45,31 @@ public final class AdminServer {
       Readiness readiness,
       Liveness liveness,
       Supplier<PrometheusMeterRegistry> registry) {
+    this(vertx, host, port, readiness, liveness, registry, ConnectionGuards.none(), null, null);
+  }
+
+  /**
+   * With {@code limits} enforced by {@code guards}, which must be the ones {@code vertx} was built
+   * with. The admin listener has its own cap, so a flood of the socket cannot starve the probes.
+   */
+  public AdminServer(
+      Vertx vertx,
+      String host,
+      int port,
+      Readiness readiness,
+      Liveness liveness,
+      Supplier<PrometheusMeterRegistry> registry,
+      ConnectionGuards guards,
+      ConnectionLimits limits,
+      Metrics metrics) {
     this.vertx = vertx;
     this.host = host;
     this.port = port;
     this.readiness = readiness;
     this.liveness = liveness;
     this.registry = registry;
+    this.guards = guards;
+    this.guard = guards.enabled() ? new ConnectionGuard(Listener.ADMIN, limits, metrics) : null;
   }
 
   public Future<Integer> listen() {
@@ -60,7 +83,24 @@ public final class AdminServer {
             .createHttpServer(http11Only())
             .requestHandler(router)
             .invalidRequestHandler(Errors::invalidRequest);
-    return server.listen(port, host).map(HttpServer::actualPort);
+    if (guard != null) {
+      guards.registerTcp(port, guard);
+    }
+    return server
+        .listen(port, host)
+        .compose(
+            bound -> {
+              if (guard == null) {
+                return Future.succeededFuture(bound.actualPort());
+              }
+              guards.registerTcp(bound.actualPort(), guard); // port 0: known now
+              return guards.installed()
+                  ? Future.succeededFuture(bound.actualPort())
+                  : Future.failedFuture(
+                      new IllegalStateException(
+                          "connection limits need a Vert.x built with"
+                              + " ConnectionGuards.transport()"));
+            });
   }
 
   /**

@@ -44,8 +44,12 @@ public final class ApiServer {
   private final Optional<InetSocketAddress> tcpAddress;
   private final HttpServerOptions options;
   private final io.vertx.core.Handler<HttpServerRequest> handler;
+  private final ConnectionGuards guards;
+  private final ConnectionGuard socketGuard;
+  private final ConnectionGuard tcpGuard;
   private HttpServer tcp;
 
+  /** Without connection limits: for tests that build their own Vert.x. */
   public ApiServer(
       Vertx vertx,
       TableView table,
@@ -54,7 +58,44 @@ public final class ApiServer {
       Path socketPath,
       Optional<InetSocketAddress> tcpAddress,
       boolean reflection) {
-    this(vertx, table, metrics, readiness, socketPath, tcpAddress, reflection, grpc -> {});
+    this(
+        vertx,
+        table,
+        metrics,
+        readiness,
+        socketPath,
+        tcpAddress,
+        reflection,
+        ConnectionGuards.none(),
+        ConnectionLimits.DEFAULT,
+        grpc -> {});
+  }
+
+  /**
+   * With {@code limits} on the socket and on the TCP port, enforced by {@code guards}, which must
+   * be the ones {@code vertx} was built with ({@link ConnectionGuards#transport()}).
+   */
+  public ApiServer(
+      Vertx vertx,
+      TableView table,
+      Metrics metrics,
+      Readiness readiness,
+      Path socketPath,
+      Optional<InetSocketAddress> tcpAddress,
+      boolean reflection,
+      ConnectionGuards guards,
+      ConnectionLimits limits) {
+    this(
+        vertx,
+        table,
+        metrics,
+        readiness,
+        socketPath,
+        tcpAddress,
+        reflection,
+        guards,
+        limits,
+        grpc -> {});
   }
 
   /**
@@ -70,8 +111,39 @@ public final class ApiServer {
       Optional<InetSocketAddress> tcpAddress,
       boolean reflection,
       java.util.function.Consumer<GrpcServer> extraBindings) {
+    this(
+        vertx,
+        table,
+        metrics,
+        readiness,
+        socketPath,
+        tcpAddress,
+        reflection,
+        ConnectionGuards.none(),
+        ConnectionLimits.DEFAULT,
+        extraBindings);
+  }
+
+  private ApiServer(
+      Vertx vertx,
+      TableView table,
+      Metrics metrics,
+      Readiness readiness,
+      Path socketPath,
+      Optional<InetSocketAddress> tcpAddress,
+      boolean reflection,
+      ConnectionGuards guards,
+      ConnectionLimits limits,
+      java.util.function.Consumer<GrpcServer> extraBindings) {
     this.vertx = vertx;
     this.tcpAddress = tcpAddress;
+    this.guards = guards;
+    this.socketGuard =
+        guards.enabled() ? new ConnectionGuard(Listener.SOCKET, limits, metrics) : null;
+    this.tcpGuard =
+        guards.enabled() && tcpAddress.isPresent()
+            ? new ConnectionGuard(Listener.TCP, limits, metrics)
+            : null;
     this.hub = new WatchHub(metrics);
     GrpcServer grpc =
         GrpcServer.server(
@@ -119,20 +191,42 @@ public final class ApiServer {
   }
 
   public Future<Void> listen() {
-    Future<Void> onSocket = socket.listen();
-    if (tcpAddress.isEmpty()) {
-      return onSocket;
+    if (socketGuard != null) {
+      guards.registerUnix(socketGuard);
     }
-    tcp =
-        vertx
-            .createHttpServer(options)
-            .requestHandler(handler)
-            .invalidRequestHandler(Errors::invalidRequest)
-            .connectionHandler(this::onConnection);
-    InetSocketAddress address = tcpAddress.get();
-    Future<Void> onTcp =
-        tcp.listen(address.getPort(), address.getAddress().getHostAddress()).mapEmpty();
-    return Future.all(onSocket, onTcp).mapEmpty();
+    Future<Void> onSocket = socket.listen();
+    Future<Void> listening;
+    if (tcpAddress.isEmpty()) {
+      listening = onSocket;
+    } else {
+      tcp =
+          vertx
+              .createHttpServer(options)
+              .requestHandler(handler)
+              .invalidRequestHandler(Errors::invalidRequest)
+              .connectionHandler(this::onConnection);
+      InetSocketAddress address = tcpAddress.get();
+      if (tcpGuard != null) {
+        guards.registerTcp(address.getPort(), tcpGuard);
+      }
+      Future<Void> onTcp =
+          tcp.listen(address.getPort(), address.getAddress().getHostAddress())
+              .map(
+                  bound -> {
+                    if (tcpGuard != null) {
+                      guards.registerTcp(bound.actualPort(), tcpGuard); // port 0: known now
+                    }
+                    return null;
+                  });
+      listening = Future.all(onSocket, onTcp).mapEmpty();
+    }
+    return listening.compose(
+        ignored ->
+            socketGuard == null || guards.installed()
+                ? Future.succeededFuture()
+                : Future.failedFuture(
+                    new IllegalStateException(
+                        "connection limits need a Vert.x built with ConnectionGuards.transport()")));
   }
 
   public Path socketPath() {
@@ -156,6 +250,14 @@ public final class ApiServer {
         tcp == null
             ? Future.succeededFuture()
             : tcp.shutdown(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-    return Future.join(socket.shutdown(timeout), onTcp).mapEmpty();
+    Future<Void> onSocket = socket.shutdown(timeout);
+    // Connections with nothing in flight (half-sent requests, idle ones) close at once instead of
+    // holding the drain to its timeout.
+    for (ConnectionGuard guard : new ConnectionGuard[] {socketGuard, tcpGuard}) {
+      if (guard != null) {
+        guard.drain();
+      }
+    }
+    return Future.join(onSocket, onTcp).mapEmpty();
   }
 }

@@ -94,6 +94,44 @@ public final class RawConnection implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads until one whole answer with a {@code content-length} has arrived, leaving the connection
+   * open.
+   */
+  public String readUntilAnswered(Duration timeout) throws IOException {
+    StringBuilder received = new StringBuilder();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    ByteBuffer in = ByteBuffer.allocate(64 * 1024);
+    while (!complete(received)) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new IOException("no whole answer after " + timeout + "; got " + received);
+      }
+      selector.select(Math.max(1, left / 1_000_000));
+      selector.selectedKeys().clear();
+      if (channel.read(in) < 0) {
+        throw new IOException("closed before a whole answer; got " + received);
+      }
+      received.append(new String(in.array(), 0, in.position(), StandardCharsets.ISO_8859_1));
+      in.clear();
+    }
+    return received.toString();
+  }
+
+  private static boolean complete(CharSequence received) {
+    String text = received.toString();
+    int end = text.indexOf("\r\n\r\n");
+    if (end < 0) {
+      return false;
+    }
+    for (String line : text.substring(0, end).split("\r\n")) {
+      if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+        return text.length() - end - 4 >= Integer.parseInt(line.substring(15).trim());
+      }
+    }
+    return true;
+  }
+
   /** True once the server has closed its side (reads EOF or a reset); never blocks. */
   public boolean closedByServer() {
     ByteBuffer in = ByteBuffer.allocate(8192);

@@ -3,6 +3,8 @@ package dev.routesync.testing;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
 import dev.routesync.serve.ApiServer;
+import dev.routesync.serve.ConnectionGuards;
+import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
@@ -10,7 +12,6 @@ import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,8 +28,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServeHarness implements AutoCloseable {
 
-  private final Vertx vertx =
-      Vertx.builder().with(new VertxOptions().setPreferNativeTransport(true)).build();
+  private final ConnectionGuards guards = ConnectionGuards.create();
+  private final Vertx vertx = Vertx.builder().withTransport(guards.transport()).build();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final Metrics metrics = new Metrics(registry);
   private final TableWriter table = new TableWriter(Clock.systemUTC(), 1024);
@@ -37,10 +38,23 @@ public final class ServeHarness implements AutoCloseable {
   private final ApiServer server;
 
   public ServeHarness() throws Exception {
+    this(ConnectionLimits.DEFAULT);
+  }
+
+  /** With the socket's connection cap and timeouts set to {@code limits}. */
+  public ServeHarness(ConnectionLimits limits) throws Exception {
     dir = Files.createTempDirectory("serve");
     server =
         new ApiServer(
-            vertx, table, metrics, readiness, dir.resolve("api.sock"), Optional.empty(), true);
+            vertx,
+            table,
+            metrics,
+            readiness,
+            dir.resolve("api.sock"),
+            Optional.empty(),
+            true,
+            guards,
+            limits);
     table.onPublish(server::published);
     server.listen().await(10, TimeUnit.SECONDS);
     readiness.socketListening(true);
