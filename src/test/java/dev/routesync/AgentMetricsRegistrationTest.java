@@ -3,15 +3,21 @@ package dev.routesync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
+import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.LogCapture;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.RawConnection;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * fabric8 opens two Vert.x clients on the agent's Vert.x (requests and watch websockets). Each
- * registers Vert.x's client gauges; with the same name and tags, Micrometer warned at every start
- * ("This Gauge has been already registered") and the two clients' counts were merged.
+ * fabric8 opens two Vert.x clients on the agent's Vert.x (requests and watch websockets), and the
+ * agent two HTTP servers (socket, admin). Each registers Vert.x's gauges; with the same name and
+ * tags, Micrometer warned ("This Gauge has been already registered": at every start for the
+ * clients, at the first admin request for the servers) and their counts were merged.
  */
 class AgentMetricsRegistrationTest {
 
@@ -21,9 +27,23 @@ class AgentMetricsRegistrationTest {
     // at DEBUG so a duplicate is seen whichever test met it first.
     try (LogCapture micrometer = new LogCapture("io.micrometer", Level.DEBUG);
         MockCluster cluster = new MockCluster();
-        AgentHarness agent = AgentHarness.start(cluster.url())) {
+        AgentHarness agent =
+            AgentHarness.start(cluster.url(), freePort(), ConnectionLimits.DEFAULT)) {
+      // Both HTTP servers (socket and admin) register their gauges once they serve.
+      for (RawConnection connection :
+          List.of(
+              RawConnection.unix(agent.socket()), RawConnection.tcp(agent.agent().adminPort()))) {
+        try (connection) {
+          assertThat(
+                  connection
+                      .write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                      .readToEnd(Duration.ofSeconds(5)))
+              .startsWith("HTTP/1.1 ");
+        }
+      }
       assertThat(micrometer.lines()).noneMatch(line -> line.contains("already registered"));
       var registry = agent.agent().registry();
+      assertThat(registry.find("vertx.http.server.active.connections").gauges()).hasSize(2);
       assertThat(
               registry
                   .find("vertx.http.client.active.connections")
@@ -36,6 +56,12 @@ class AgentMetricsRegistrationTest {
                   .tag("client_name", "kubernetes-watch")
                   .gauge())
           .isNotNull();
+    }
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return probe.getLocalPort();
     }
   }
 }

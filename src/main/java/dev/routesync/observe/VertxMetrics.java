@@ -22,12 +22,19 @@ import java.util.function.Function;
 public final class VertxMetrics {
 
   /**
-   * Vert.x's default labels less the raw method, plus the client's name (set in our code: without
-   * it two clients register the same gauges).
+   * Vert.x's default labels less the raw method, plus two that tell apart what our own code opens:
+   * the client's name (fabric8's two clients) and the server's local address (the socket and the
+   * admin port). Without them both of each pair register the same gauges: Micrometer warns and
+   * their counts merge. Neither value comes from a client.
    */
   static final Set<Label> LABELS =
       EnumSet.of(
-          Label.HTTP_CODE, Label.POOL_TYPE, Label.POOL_NAME, Label.EB_SIDE, Label.CLIENT_NAME);
+          Label.HTTP_CODE,
+          Label.POOL_TYPE,
+          Label.POOL_NAME,
+          Label.EB_SIDE,
+          Label.CLIENT_NAME,
+          Label.LOCAL);
 
   private static final Set<HttpMethod> STANDARD =
       Set.of(
