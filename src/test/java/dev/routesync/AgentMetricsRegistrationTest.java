@@ -29,19 +29,25 @@ class AgentMetricsRegistrationTest {
         MockCluster cluster = new MockCluster();
         AgentHarness agent =
             AgentHarness.start(cluster.url(), freePort(), ConnectionLimits.DEFAULT)) {
-      // Both HTTP servers (socket and admin) register their gauges once they serve.
-      for (RawConnection connection :
-          List.of(
-              RawConnection.unix(agent.socket()), RawConnection.tcp(agent.agent().adminPort()))) {
-        try (connection) {
-          assertThat(
-                  connection
-                      .write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                      .readToEnd(Duration.ofSeconds(5)))
-              .startsWith("HTTP/1.1 ");
+      // Both HTTP servers (socket and admin) register their gauges as they serve, twice each.
+      for (int round = 0; round < 2; round++) {
+        for (RawConnection connection :
+            List.of(
+                RawConnection.unix(agent.socket()), RawConnection.tcp(agent.agent().adminPort()))) {
+          try (connection) {
+            assertThat(
+                    connection
+                        .write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                        .readToEnd(Duration.ofSeconds(5)))
+                .startsWith("HTTP/1.1 ");
+          }
         }
       }
-      assertThat(micrometer.lines()).noneMatch(line -> line.contains("already registered"));
+      // Vert.x re-registers its own gauges per client and per connection by design (the
+      // production logback.xml filters Micrometer's warning about those); ours, never.
+      assertThat(micrometer.lines())
+          .filteredOn(line -> line.contains("already registered"))
+          .allMatch(line -> line.contains("MeterId{name='vertx."));
       var registry = agent.agent().registry();
       assertThat(registry.find("vertx.http.server.active.connections").gauges()).hasSize(2);
       assertThat(
