@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Level;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.api.v1.ServiceRef;
+import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.testing.GrpcJavaClient;
 import dev.routesync.testing.LogCapture;
 import dev.routesync.testing.RawConnection;
@@ -80,8 +82,15 @@ class DrainTest {
     try (LogCapture log = new LogCapture(org.slf4j.Logger.ROOT_LOGGER_NAME, Level.WARN);
         ServeHarness serve = new ServeHarness()) {
       serve.put("shop", "cart", 400);
+      // Three streams that fill the socket, and one on a Service nothing publishes: it has nothing
+      // unwritten itself, but its end would queue behind the others' bytes all the same.
+      WatchRequest all = WatchRequest.getDefaultInstance();
+      WatchRequest quiet =
+          WatchRequest.newBuilder()
+              .addServices(ServiceRef.newBuilder().setNamespace("shop").setName("quiet"))
+              .build();
       for (int i = 0; i < 5; i++) {
-        stuck.add(RawConnection.unix(serve.socket()).write(RawH2.watches(4)));
+        stuck.add(RawConnection.unix(serve.socket()).write(RawH2.watches(all, all, all, quiet)));
       }
       await().atMost(Duration.ofSeconds(10)).until(() -> serve.server().watchStreams() == 20);
       // Megabytes per stream, far more than the socket buffers hold: every stream is blocked.

@@ -1,5 +1,6 @@
 package dev.routesync.testing;
 
+import dev.routesync.api.v1.WatchRequest;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
@@ -19,13 +20,25 @@ public final class RawH2 {
    * server: only the unread socket does), then one {@code Registry/Watch} on everything per stream.
    */
   public static String watches(int streams) {
+    WatchRequest[] everything = new WatchRequest[streams];
+    java.util.Arrays.fill(everything, WatchRequest.getDefaultInstance());
+    return watches(everything);
+  }
+
+  /** As {@link #watches(int)}, one stream per request. */
+  public static String watches(WatchRequest... requests) {
     StringBuilder out = new StringBuilder(PREFACE);
     out.append(frame(4, 0, 0, bytes(0, 4, 0x7f, 0xff, 0xff, 0xff))); // INITIAL_WINDOW_SIZE max
     out.append(frame(8, 0, 0, bytes(0x7f, 0xfe, 0xff, 0xff))); // connection window to max
-    for (int i = 0; i < streams; i++) {
+    for (int i = 0; i < requests.length; i++) {
       int stream = 2 * i + 1;
+      byte[] message = requests[i].toByteArray();
+      int length = message.length;
+      String grpc =
+          bytes(0, length >>> 24, (length >>> 16) & 0xff, (length >>> 8) & 0xff, length & 0xff)
+              + new String(message, StandardCharsets.ISO_8859_1);
       out.append(frame(1, 0x4, stream, watchHeaders()));
-      out.append(frame(0, 0x1, stream, bytes(0, 0, 0, 0, 0))); // an empty WatchRequest, last
+      out.append(frame(0, 0x1, stream, grpc)); // the request, last
     }
     return out.toString();
   }
