@@ -12,8 +12,10 @@ import dev.routesync.kube.WatchedKind;
 import dev.routesync.kube.watch.ResourceWatch;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
+import dev.routesync.observe.VertxMetrics;
 import dev.routesync.serve.AdminServer;
 import dev.routesync.serve.ApiServer;
+import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.ListenFailures;
 import dev.routesync.startup.BadConfigurationException;
 import dev.routesync.startup.Reasons;
@@ -35,7 +37,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
-import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
@@ -63,6 +64,7 @@ public final class Agent {
 
   private final AgentConfig config;
   private final Vertx vertx;
+  private final ConnectionGuards guards = ConnectionGuards.create();
   private final PrometheusMeterRegistry registry;
   private final Metrics metrics;
   private final TableWriter table;
@@ -81,11 +83,9 @@ public final class Agent {
     this.metrics = new Metrics(registry);
     this.vertx =
         Vertx.builder()
-            .with(
-                new VertxOptions()
-                    .setPreferNativeTransport(true)
-                    .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+            .with(new VertxOptions().setMetricsOptions(VertxMetrics.options()))
             .withMetrics(new MicrometerMetricsFactory(registry))
+            .withTransport(guards.transport()) // native epoll when available, as before
             .build();
     Clock clock = Clock.systemUTC();
     this.table =
@@ -114,7 +114,9 @@ public final class Agent {
             readiness,
             config.socket(),
             config.listenTcp(),
-            config.grpcReflection());
+            config.grpcReflection(),
+            guards,
+            config.limits());
     table.onPublish(apiServer::published);
     this.adminServer =
         config.adminPort() == 0
@@ -125,7 +127,10 @@ public final class Agent {
                 config.adminPort(),
                 readiness,
                 this::liveness,
-                () -> registry);
+                () -> registry,
+                guards,
+                config.limits().forAdmin(),
+                metrics);
   }
 
   private record Wiring<T extends HasMetadata>(Coalescer coalescer, ResourceWatch<T> supervisor) {}

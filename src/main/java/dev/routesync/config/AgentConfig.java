@@ -1,6 +1,7 @@
 package dev.routesync.config;
 
 import dev.routesync.kube.WatchSettings;
+import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.sync.CoalescerSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -24,6 +25,8 @@ import java.util.Optional;
  * @param listenTcp also serve the socket's API on this loopback address
  * @param grpcReflection serve gRPC server reflection
  * @param shutdownTimeout how long a graceful stop may take before connections are cut
+ * @param limits connection cap and timeouts of the socket (and TCP) listener; the admin listener
+ *     takes the timeouts with its own small cap
  */
 public record AgentConfig(
     Source source,
@@ -36,7 +39,8 @@ public record AgentConfig(
     String nodeName,
     Optional<InetSocketAddress> listenTcp,
     boolean grpcReflection,
-    Duration shutdownTimeout) {
+    Duration shutdownTimeout,
+    ConnectionLimits limits) {
 
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
 
@@ -61,7 +65,8 @@ public record AgentConfig(
         nodeName,
         Optional.empty(),
         true,
-        DEFAULT_SHUTDOWN_TIMEOUT);
+        DEFAULT_SHUTDOWN_TIMEOUT,
+        ConnectionLimits.DEFAULT);
   }
 
   public AgentConfig {
@@ -74,6 +79,7 @@ public record AgentConfig(
     Objects.requireNonNull(nodeName, "nodeName");
     Objects.requireNonNull(listenTcp, "listenTcp");
     Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
+    Objects.requireNonNull(limits, "limits");
     listenTcp.ifPresent(
         address -> {
           if (address.getAddress() == null || !address.getAddress().isLoopbackAddress()) {
@@ -102,7 +108,8 @@ public record AgentConfig(
         nodeName,
         listenTcp,
         grpcReflection,
-        shutdownTimeout);
+        shutdownTimeout,
+        limits);
   }
 
   public AgentConfig withKubeconfig(Path newKubeconfig) {
@@ -117,7 +124,8 @@ public record AgentConfig(
         nodeName,
         listenTcp,
         grpcReflection,
-        shutdownTimeout);
+        shutdownTimeout,
+        limits);
   }
 
   /** One line for the start-up log. */
@@ -152,6 +160,12 @@ public record AgentConfig(
         + " grpc-reflection="
         + grpcReflection
         + " shutdown-timeout="
-        + Durations.format(shutdownTimeout);
+        + Durations.format(shutdownTimeout)
+        + " max-connections="
+        + limits.maxConnections()
+        + " header-timeout="
+        + Durations.format(limits.headerTimeout())
+        + " idle-timeout="
+        + Durations.format(limits.idleTimeout());
   }
 }

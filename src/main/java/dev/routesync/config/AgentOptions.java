@@ -1,6 +1,7 @@
 package dev.routesync.config;
 
 import dev.routesync.kube.WatchSettings;
+import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.sync.CoalescerSettings;
 import dev.routesync.table.KubernetesNames;
 import java.net.InetAddress;
@@ -163,6 +164,30 @@ public final class AgentOptions {
   String shutdownTimeout;
 
   @Option(
+      names = "--max-connections",
+      defaultValue = "${env:ROUTESYNC_MAX_CONNECTIONS:-1024}",
+      description =
+          "Connections the socket (and --listen-tcp) accepts at once; more are closed at accept"
+              + " (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_MAX_CONNECTIONS")
+  String maxConnections;
+
+  @Option(
+      names = "--header-timeout",
+      defaultValue = "${env:ROUTESYNC_HEADER_TIMEOUT:-10s}",
+      description =
+          "A request's headers must arrive within this, or the connection is closed (default:"
+              + " ${DEFAULT-VALUE}). Env: ROUTESYNC_HEADER_TIMEOUT")
+  String headerTimeout;
+
+  @Option(
+      names = "--idle-timeout",
+      defaultValue = "${env:ROUTESYNC_IDLE_TIMEOUT:-5m}",
+      description =
+          "Close a connection with no request or stream open for this long; open Watch streams"
+              + " are never cut (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_IDLE_TIMEOUT")
+  String idleTimeout;
+
+  @Option(
       names = "--node-name",
       defaultValue = "${env:ROUTESYNC_NODE_NAME:-${env:NODE_NAME:-}}",
       description =
@@ -230,7 +255,17 @@ public final class AgentOptions {
         nodeName == null ? "" : nodeName.trim(),
         parsedListenTcp,
         parseBoolean("--grpc-reflection", grpcReflection),
-        parsedShutdownTimeout);
+        parsedShutdownTimeout,
+        limits());
+  }
+
+  private ConnectionLimits limits() {
+    Duration header =
+        duration("--header-timeout", headerTimeout, Duration.ofSeconds(1), Duration.ofMinutes(5));
+    Duration idle =
+        duration("--idle-timeout", idleTimeout, Duration.ofSeconds(1), Duration.ofHours(24));
+    return new ConnectionLimits(
+        integer("--max-connections", maxConnections, 1, 1_000_000), header, idle);
   }
 
   private static Optional<InetSocketAddress> parseListenTcp(String text) {

@@ -6,6 +6,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.WebSocketClientOptions;
+import io.vertx.ext.web.client.WebClientOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -47,7 +50,26 @@ public final class KubeClients {
             .build();
     return new KubernetesClientBuilder()
         .withConfig(tuned)
-        .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
+        .withHttpClientFactory(new NamedClients(vertx))
         .build();
+  }
+
+  /**
+   * fabric8 opens two Vert.x clients, for requests and for watch websockets. Named, their Vert.x
+   * metrics are told apart ({@code client_name}); unnamed, both registered the same gauges, and
+   * Micrometer warned at every start and merged their counts.
+   */
+  private static final class NamedClients extends Vertx5HttpClientFactory {
+
+    NamedClients(Vertx vertx) {
+      super(vertx);
+    }
+
+    @Override
+    protected void additionalConfig(
+        WebClientOptions requests, WebSocketClientOptions watches, PoolOptions pool) {
+      requests.setMetricsName("kubernetes-api");
+      watches.setMetricsName("kubernetes-watch");
+    }
   }
 }

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -231,6 +232,37 @@ public final class Metrics {
             method,
             "status",
             status)
+        .increment();
+  }
+
+  /** Registers the gauge of connections open on {@code listener} (a fixed name). */
+  public void bindConnections(String listener, IntSupplier open) {
+    Gauge.builder("routesync.connections.open", open, IntSupplier::getAsInt)
+        .description("Connections open, by listener")
+        .tag("listener", listener)
+        .strongReference(true)
+        .register(registry);
+  }
+
+  /** A connection refused at accept because {@code listener} was at its cap. */
+  public void connectionRejected(String listener) {
+    counter(
+            "routesync.connections.rejected",
+            "Connections closed at accept because the listener was at its cap",
+            "listener",
+            listener)
+        .increment();
+  }
+
+  /** A connection closed by the agent: {@code header_timeout}, {@code idle} or {@code drain}. */
+  public void connectionClosed(String listener, String reason) {
+    counter(
+            "routesync.connections.closed",
+            "Connections the agent closed, by listener and reason",
+            "listener",
+            listener,
+            "reason",
+            reason)
         .increment();
   }
 

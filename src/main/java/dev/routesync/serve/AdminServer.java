@@ -1,14 +1,18 @@
 package dev.routesync.serve;
 
+import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.micrometer.PrometheusScrapingHandler;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -29,8 +33,11 @@ public final class AdminServer {
   private final Readiness readiness;
   private final Liveness liveness;
   private final Supplier<PrometheusMeterRegistry> registry;
+  private final ConnectionGuards guards;
+  private final ConnectionGuard guard;
   private HttpServer server;
 
+  /** Without connection limits: for tests that build their own Vert.x. */
   public AdminServer(
       Vertx vertx,
       String host,
@@ -38,12 +45,31 @@ public final class AdminServer {
       Readiness readiness,
       Liveness liveness,
       Supplier<PrometheusMeterRegistry> registry) {
+    this(vertx, host, port, readiness, liveness, registry, ConnectionGuards.none(), null, null);
+  }
+
+  /**
+   * With {@code limits} enforced by {@code guards}, which must be the ones {@code vertx} was built
+   * with. The admin listener has its own cap, so a flood of the socket cannot starve the probes.
+   */
+  public AdminServer(
+      Vertx vertx,
+      String host,
+      int port,
+      Readiness readiness,
+      Liveness liveness,
+      Supplier<PrometheusMeterRegistry> registry,
+      ConnectionGuards guards,
+      ConnectionLimits limits,
+      Metrics metrics) {
     this.vertx = vertx;
     this.host = host;
     this.port = port;
     this.readiness = readiness;
     this.liveness = liveness;
     this.registry = registry;
+    this.guards = guards;
+    this.guard = guards.enabled() ? new ConnectionGuard(Listener.ADMIN, limits, metrics) : null;
   }
 
   public Future<Integer> listen() {
@@ -52,8 +78,42 @@ public final class AdminServer {
     router.get("/readyz").handler(this::readyz);
     router.get("/metrics").handler(PrometheusScrapingHandler.create(registry.get()));
     Errors.install(router);
-    server = vertx.createHttpServer().requestHandler(router);
-    return server.listen(port, host).map(HttpServer::actualPort);
+    server =
+        vertx
+            .createHttpServer(http11Only())
+            .requestHandler(router)
+            .invalidRequestHandler(Errors::invalidRequest);
+    if (guard != null) {
+      guards.registerTcp(port, guard);
+    }
+    return server
+        .listen(port, host)
+        .compose(
+            bound -> {
+              if (guard == null) {
+                return Future.succeededFuture(bound.actualPort());
+              }
+              guards.registerTcp(bound.actualPort(), guard); // port 0: known now
+              return guards.installed()
+                  ? Future.succeededFuture(bound.actualPort())
+                  : Future.failedFuture(
+                      new IllegalStateException(
+                          "connection limits need a Vert.x built with"
+                              + " ConnectionGuards.transport()"));
+            });
+  }
+
+  /**
+   * kubelet probes and Prometheus speak HTTP/1.1; nothing here needs HTTP/2. Without h2c an {@code
+   * Upgrade: h2c} request is answered as plain HTTP/1.1, which also keeps the JDK client clear of
+   * its upgrade defect (it can lose the bytes that arrive with the 101 past its first 16 KB read,
+   * and then waits for the body forever: seen on /metrics).
+   */
+  static HttpServerOptions http11Only() {
+    return new HttpServerOptions()
+        .setHttp2ClearTextEnabled(false)
+        .setUseAlpn(false)
+        .setAlpnVersions(List.of(HttpVersion.HTTP_1_1));
   }
 
   public int actualPort() {

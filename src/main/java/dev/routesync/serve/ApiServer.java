@@ -45,8 +45,12 @@ public final class ApiServer {
   private final Optional<InetSocketAddress> tcpAddress;
   private final HttpServerOptions options;
   private final io.vertx.core.Handler<HttpServerRequest> handler;
+  private final ConnectionGuards guards;
+  private final ConnectionGuard socketGuard;
+  private final ConnectionGuard tcpGuard;
   private HttpServer tcp;
 
+  /** Without connection limits: for tests that build their own Vert.x. */
   public ApiServer(
       Vertx vertx,
       TableView table,
@@ -56,7 +60,47 @@ public final class ApiServer {
       Path socketPath,
       Optional<InetSocketAddress> tcpAddress,
       boolean reflection) {
-    this(vertx, table, trust, metrics, readiness, socketPath, tcpAddress, reflection, grpc -> {});
+    this(
+        vertx,
+        table,
+        trust,
+        metrics,
+        readiness,
+        socketPath,
+        tcpAddress,
+        reflection,
+        ConnectionGuards.none(),
+        ConnectionLimits.DEFAULT,
+        grpc -> {});
+  }
+
+  /**
+   * With {@code limits} on the socket and on the TCP port, enforced by {@code guards}, which must
+   * be the ones {@code vertx} was built with ({@link ConnectionGuards#transport()}).
+   */
+  public ApiServer(
+      Vertx vertx,
+      TableView table,
+      TableTrust trust,
+      Metrics metrics,
+      Readiness readiness,
+      Path socketPath,
+      Optional<InetSocketAddress> tcpAddress,
+      boolean reflection,
+      ConnectionGuards guards,
+      ConnectionLimits limits) {
+    this(
+        vertx,
+        table,
+        trust,
+        metrics,
+        readiness,
+        socketPath,
+        tcpAddress,
+        reflection,
+        guards,
+        limits,
+        grpc -> {});
   }
 
   /**
@@ -73,8 +117,41 @@ public final class ApiServer {
       Optional<InetSocketAddress> tcpAddress,
       boolean reflection,
       java.util.function.Consumer<GrpcServer> extraBindings) {
+    this(
+        vertx,
+        table,
+        trust,
+        metrics,
+        readiness,
+        socketPath,
+        tcpAddress,
+        reflection,
+        ConnectionGuards.none(),
+        ConnectionLimits.DEFAULT,
+        extraBindings);
+  }
+
+  private ApiServer(
+      Vertx vertx,
+      TableView table,
+      TableTrust trust,
+      Metrics metrics,
+      Readiness readiness,
+      Path socketPath,
+      Optional<InetSocketAddress> tcpAddress,
+      boolean reflection,
+      ConnectionGuards guards,
+      ConnectionLimits limits,
+      java.util.function.Consumer<GrpcServer> extraBindings) {
     this.vertx = vertx;
     this.tcpAddress = tcpAddress;
+    this.guards = guards;
+    this.socketGuard =
+        guards.enabled() ? new ConnectionGuard(Listener.SOCKET, limits, metrics) : null;
+    this.tcpGuard =
+        guards.enabled() && tcpAddress.isPresent()
+            ? new ConnectionGuard(Listener.TCP, limits, metrics)
+            : null;
     this.hub = new WatchHub(metrics);
     // Watch streams opened before the table was trusted wait for this to send their first message.
     trust.onRaise(hub::wakeAll);
@@ -126,26 +203,48 @@ public final class ApiServer {
   }
 
   public Future<Void> listen() {
-    Future<Void> onSocket = socket.listen();
-    if (tcpAddress.isEmpty()) {
-      return onSocket;
+    if (socketGuard != null) {
+      guards.registerUnix(socketGuard);
     }
-    tcp =
-        vertx
-            .createHttpServer(options)
-            .requestHandler(handler)
-            .connectionHandler(this::onConnection);
-    InetSocketAddress address = tcpAddress.get();
-    String host = address.getAddress().getHostAddress();
-    Future<Void> onTcp =
-        tcp.listen(address.getPort(), host)
-            .<Void>mapEmpty()
-            .recover(
-                error ->
-                    Future.failedFuture(
-                        ListenFailures.of(
-                            "tcp", ListenFailures.hostPort(host, address.getPort()), error)));
-    return Future.all(onSocket, onTcp).mapEmpty();
+    Future<Void> onSocket = socket.listen();
+    Future<Void> listening;
+    if (tcpAddress.isEmpty()) {
+      listening = onSocket;
+    } else {
+      tcp =
+          vertx
+              .createHttpServer(options)
+              .requestHandler(handler)
+              .invalidRequestHandler(Errors::invalidRequest)
+              .connectionHandler(this::onConnection);
+      InetSocketAddress address = tcpAddress.get();
+      String host = address.getAddress().getHostAddress();
+      if (tcpGuard != null) {
+        guards.registerTcp(address.getPort(), tcpGuard);
+      }
+      Future<Void> onTcp =
+          tcp.listen(address.getPort(), host)
+              .<Void>map(
+                  bound -> {
+                    if (tcpGuard != null) {
+                      guards.registerTcp(bound.actualPort(), tcpGuard); // port 0: known now
+                    }
+                    return null;
+                  })
+              .recover(
+                  error ->
+                      Future.failedFuture(
+                          ListenFailures.of(
+                              "tcp", ListenFailures.hostPort(host, address.getPort()), error)));
+      listening = Future.all(onSocket, onTcp).mapEmpty();
+    }
+    return listening.compose(
+        ignored ->
+            socketGuard == null || guards.installed()
+                ? Future.succeededFuture()
+                : Future.failedFuture(
+                    new IllegalStateException(
+                        "connection limits need a Vert.x built with ConnectionGuards.transport()")));
   }
 
   public Path socketPath() {
@@ -174,6 +273,14 @@ public final class ApiServer {
         tcp == null
             ? Future.succeededFuture()
             : tcp.shutdown(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-    return Future.join(socket.shutdown(timeout), onTcp).mapEmpty();
+    Future<Void> onSocket = socket.shutdown(timeout);
+    // Connections with nothing in flight (half-sent requests, idle ones) close at once instead of
+    // holding the drain to its timeout.
+    for (ConnectionGuard guard : new ConnectionGuard[] {socketGuard, tcpGuard}) {
+      if (guard != null) {
+        guard.drain();
+      }
+    }
+    return Future.join(onSocket, onTcp).mapEmpty();
   }
 }

@@ -62,6 +62,7 @@ public final class SocketServer {
         vertx
             .createHttpServer(options)
             .requestHandler(handler)
+            .invalidRequestHandler(Errors::invalidRequest)
             .connectionHandler(connectionHandler);
     return server
         .listen(SocketAddress.domainSocketAddress(file.bindPath().toString()))

@@ -55,16 +55,40 @@ final class WatchHub {
     }
   }
 
-  /** Ends every stream of a connection that is shutting down, with status OK. */
+  /**
+   * Ends every stream of a connection that is shutting down, with status OK, once nothing is left
+   * unwritten on any of them: a stream's end queued behind unwritten data (a client that stopped
+   * reading) cannot be sent anyway, and Vert.x logs an NPE for it when the drain timeout cuts the
+   * connection. Streams that never flush are dropped when their connection closes.
+   */
   void endStreamsOf(HttpConnection connection) {
     Set<WatchStream> onConnection = streams.get(connection);
     if (onConnection == null) {
       return;
     }
-    for (WatchStream stream : Set.copyOf(onConnection)) {
-      stream.context().runOnContext(ignored -> stream.endCleanly());
-      remove(connection, stream);
-    }
+    Set<WatchStream> ending = Set.copyOf(onConnection);
+    // All streams of a connection share its event loop.
+    ending
+        .iterator()
+        .next()
+        .context()
+        .runOnContext(
+            ignored -> {
+              Runnable endAllIfFlushed =
+                  () -> {
+                    if (ending.stream().allMatch(WatchStream::flushed)) {
+                      for (WatchStream stream : ending) {
+                        if (stream.isOpen()) {
+                          stream.endCleanly();
+                          remove(connection, stream);
+                        }
+                      }
+                    }
+                  };
+              for (WatchStream stream : ending) {
+                stream.stopAndWhenFlushed(endAllIfFlushed);
+              }
+            });
   }
 
   /** Forgets every stream of a connection that closed; nothing can be sent on it any more. */

@@ -43,6 +43,10 @@ final class WatchStream {
   private long sentVersion;
   private boolean waitingForDrain;
   private boolean closed;
+  // Messages handed to Vert.x and not yet written out, and who waits for that count to reach 0.
+  private int unwritten;
+  private boolean ending;
+  private Runnable onFlushed;
 
   WatchStream(
       Context context,
@@ -95,7 +99,7 @@ final class WatchStream {
   }
 
   private void flush() {
-    if (closed || waitingForDrain) {
+    if (closed || ending || waitingForDrain) {
       return;
     }
     if (!started) {
@@ -161,11 +165,48 @@ final class WatchStream {
   }
 
   private void write(WatchEvent event, int services) {
-    response.write(event);
+    unwritten++;
+    response
+        .write(event)
+        .onComplete(
+            written -> {
+              unwritten--;
+              Runnable waiting = onFlushed;
+              if (flushed() && waiting != null) {
+                onFlushed = null;
+                waiting.run();
+              }
+            });
     metrics.watchMessage(services);
   }
 
-  /** Ends the stream with status OK (drain): the client sees a clean end and reconnects. */
+  /**
+   * Sends nothing more, and runs {@code then} once every message handed to Vert.x is written out
+   * (at once if none is pending); never if the stream closes first.
+   */
+  void stopAndWhenFlushed(Runnable then) {
+    ending = true;
+    if (closed) {
+      return;
+    }
+    if (flushed()) {
+      then.run();
+    } else {
+      onFlushed = then;
+    }
+  }
+
+  /** Nothing of this stream waits in Vert.x's queue or Netty's (or it is closed). */
+  boolean flushed() {
+    return closed || (unwritten == 0 && !response.writeQueueFull());
+  }
+
+  /**
+   * Ends the stream with status OK (drain): the client sees a clean end and reconnects. Call it
+   * only when the stream's connection has nothing unwritten (see {@link WatchHub#endStreamsOf}):
+   * Vert.x 5.0.7 queues the trailers without a promise, and if the connection closes while they
+   * wait (a client that stopped reading, cut at the drain timeout) it logs an NPE per stream.
+   */
   void endCleanly() {
     if (!closed) {
       closed = true;
@@ -183,6 +224,10 @@ final class WatchStream {
     boolean wasOpen = !closed;
     closed = true;
     return wasOpen;
+  }
+
+  boolean isOpen() {
+    return !closed;
   }
 
   Context context() {

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -76,6 +77,36 @@ class AdminServerTest {
     HttpResponse<String> stuck = get("/healthz");
     assertThat(stuck.statusCode()).isEqualTo(503);
     assertThat(stuck.body()).contains("61s unpublished");
+  }
+
+  /**
+   * What the JDK client does by default: HTTP/2, so an {@code Upgrade: h2c} request on a fresh
+   * connection. When the 101 and a response larger than the client's 16 KB read buffer arrive
+   * together, the JDK (17 and 25) sometimes loses the bytes past its first read and waits for the
+   * body forever; the admin listener therefore answers in HTTP/1.1 only. A /metrics of ~20 KB hung
+   * about one request in ten before the fix, so 100 fresh clients reproduce it; each waits for the
+   * whole body, bounded.
+   */
+  @Test
+  void answersAnH2cUpgradeInHttp11AndTheWholeBodyArrives() throws Exception {
+    for (int i = 0; i < 400; i++) {
+      registry.counter("routesync.test.padding", "n", Integer.toString(i)).increment();
+    }
+    for (int i = 0; i < 100; i++) {
+      HttpClient fresh = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+      HttpResponse<String> metrics =
+          fresh
+              .sendAsync(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                      .timeout(Duration.ofSeconds(5))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .get(10, TimeUnit.SECONDS);
+      assertThat(metrics.statusCode()).isEqualTo(200);
+      assertThat(metrics.body().length()).isGreaterThan(16 * 1024);
+      assertThat(metrics.body()).contains("n=\"399\"");
+      assertThat(metrics.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+    }
   }
 
   @Test

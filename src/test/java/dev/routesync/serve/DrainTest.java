@@ -3,9 +3,15 @@ package dev.routesync.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.api.v1.ServiceRef;
+import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.testing.GrpcJavaClient;
+import dev.routesync.testing.LogCapture;
+import dev.routesync.testing.RawConnection;
+import dev.routesync.testing.RawH2;
 import dev.routesync.testing.ServeHarness;
 import dev.routesync.testing.WatchRecorder;
 import io.grpc.ClientCall;
@@ -61,6 +67,46 @@ class DrainTest {
       assertThat(serve.socket()).doesNotExist();
       // GOAWAY took the channel out of READY: new calls must go to the next agent.
       assertThat(grpc.channel().getState(false)).isNotEqualTo(ConnectivityState.READY);
+    }
+  }
+
+  /**
+   * Sidecars that stopped reading their socket: their streams are blocked when the drain ends them,
+   * so the end cannot be written and the timeout closes their connections. That is the expected
+   * outcome; an ERROR (Vert.x's "promise is null" NPE, one per stream) is not.
+   */
+  @Test
+  void drainingWithWatchersThatNeverReadLogsNoError() throws Exception {
+    Duration timeout = Duration.ofMillis(500);
+    List<RawConnection> stuck = new ArrayList<>();
+    try (LogCapture log = new LogCapture(org.slf4j.Logger.ROOT_LOGGER_NAME, Level.WARN);
+        ServeHarness serve = new ServeHarness()) {
+      serve.put("shop", "cart", 400);
+      // Three streams that fill the socket, and one on a Service nothing publishes: it has nothing
+      // unwritten itself, but its end would queue behind the others' bytes all the same.
+      WatchRequest all = WatchRequest.getDefaultInstance();
+      WatchRequest quiet =
+          WatchRequest.newBuilder()
+              .addServices(ServiceRef.newBuilder().setNamespace("shop").setName("quiet"))
+              .build();
+      for (int i = 0; i < 5; i++) {
+        stuck.add(RawConnection.unix(serve.socket()).write(RawH2.watches(all, all, all, quiet)));
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> serve.server().watchStreams() == 20);
+      // Megabytes per stream, far more than the socket buffers hold: every stream is blocked.
+      for (int i = 0; i < 100; i++) {
+        serve.put("shop", "cart", 400 + i % 2);
+      }
+      long start = System.nanoTime();
+      serve.shutdown(timeout);
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(timeout.plusSeconds(3));
+      // The cut connections take their streams with them.
+      await().atMost(Duration.ofSeconds(5)).until(() -> serve.server().watchStreams() == 0);
+      assertThat(log.atLeast(Level.ERROR)).isEmpty();
+    } finally {
+      for (RawConnection connection : stuck) {
+        connection.close();
+      }
     }
   }
 

@@ -4,6 +4,7 @@ import dev.routesync.Agent;
 import dev.routesync.config.AgentConfig;
 import dev.routesync.config.Source;
 import dev.routesync.kube.WatchSettings;
+import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.sync.CoalescerSettings;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
@@ -68,6 +69,32 @@ public final class AgentHarness implements AutoCloseable {
     AgentConfig config = config(dir, source, coalescer, relistAfter, resync, adminPort);
     Config kubeConfig = kubeConfig(apiUrl);
     Agent agent = Agent.start(config, kubeConfig).await(20, TimeUnit.SECONDS);
+    AgentHarness harness = new AgentHarness(agent, dir);
+    agent.initialSync().await(20, TimeUnit.SECONDS);
+    return harness;
+  }
+
+  /** Starts an agent with an admin port and these connection limits on its socket. */
+  public static AgentHarness start(String apiUrl, int adminPort, ConnectionLimits limits)
+      throws Exception {
+    Path dir = Files.createTempDirectory("rs");
+    AgentConfig base =
+        config(dir, Source.ENDPOINTSLICES, FAST, Duration.ofSeconds(10), Duration.ZERO, adminPort);
+    AgentConfig config =
+        new AgentConfig(
+            base.source(),
+            base.kubeconfig(),
+            base.watch(),
+            base.coalescer(),
+            base.socket(),
+            base.adminHost(),
+            base.adminPort(),
+            base.nodeName(),
+            base.listenTcp(),
+            base.grpcReflection(),
+            base.shutdownTimeout(),
+            limits);
+    Agent agent = Agent.start(config, kubeConfig(apiUrl)).await(20, TimeUnit.SECONDS);
     AgentHarness harness = new AgentHarness(agent, dir);
     agent.initialSync().await(20, TimeUnit.SECONDS);
     return harness;

@@ -3,6 +3,8 @@ package dev.routesync.testing;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.Readiness;
 import dev.routesync.serve.ApiServer;
+import dev.routesync.serve.ConnectionGuards;
+import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
@@ -11,7 +13,6 @@ import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -28,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServeHarness implements AutoCloseable {
 
-  private final Vertx vertx =
-      Vertx.builder().with(new VertxOptions().setPreferNativeTransport(true)).build();
+  private final ConnectionGuards guards = ConnectionGuards.create();
+  private final Vertx vertx = Vertx.builder().withTransport(guards.transport()).build();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final Metrics metrics = new Metrics(registry);
   private final TableWriter table = new TableWriter(Clock.systemUTC(), 1024);
@@ -40,15 +41,20 @@ public final class ServeHarness implements AutoCloseable {
 
   /** Serving a table trusted from the start: every version the test publishes is served. */
   public ServeHarness() throws Exception {
-    this(TableTrust.synced());
+    this(TableTrust.synced(), ConnectionLimits.DEFAULT);
+  }
+
+  /** With the socket's connection cap and timeouts set to {@code limits}. */
+  public ServeHarness(ConnectionLimits limits) throws Exception {
+    this(TableTrust.synced(), limits);
   }
 
   /** Serving nothing until {@link #markSynced}, as an agent before its first list. */
   public static ServeHarness unsynced() throws Exception {
-    return new ServeHarness(TableTrust.untrusted());
+    return new ServeHarness(TableTrust.untrusted(), ConnectionLimits.DEFAULT);
   }
 
-  private ServeHarness(TableTrust trust) throws Exception {
+  private ServeHarness(TableTrust trust, ConnectionLimits limits) throws Exception {
     this.trust = trust;
     dir = Files.createTempDirectory("serve");
     server =
@@ -60,7 +66,9 @@ public final class ServeHarness implements AutoCloseable {
             readiness,
             dir.resolve("api.sock"),
             Optional.empty(),
-            true);
+            true,
+            guards,
+            limits);
     table.onPublish(server::published);
     server.listen().await(10, TimeUnit.SECONDS);
     readiness.socketListening(true);

@@ -1,0 +1,207 @@
+package dev.routesync.serve;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.InternetProtocolFamily;
+import io.vertx.core.datagram.DatagramSocketOptions;
+import io.vertx.core.net.ClientOptionsBase;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.transport.Transport;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The accept hook of one Vert.x instance's listeners. Vert.x tells a connection's protocol only
+ * once its first bytes have arrived, and has no connection cap, so the count, the cap and the
+ * timers start lower, at Netty's accept: the transport this class wraps adds a handler to every
+ * server channel, which hands each accepted connection to its listener's {@link ConnectionGuard}
+ * before Vert.x sees it. Build the Vert.x with {@link #transport()}; listeners then register by
+ * {@link Listener} kind (the Unix socket) or TCP port.
+ */
+public final class ConnectionGuards {
+
+  private static final Object UNIX = new Object();
+
+  private final boolean enabled;
+  private final Map<Object, ConnectionGuard> guards = new ConcurrentHashMap<>();
+  private volatile boolean installed;
+
+  private ConnectionGuards(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  /** Guards for a Vert.x built with {@link #transport()}. */
+  public static ConnectionGuards create() {
+    return new ConnectionGuards(true);
+  }
+
+  /** No limits at all: for benchmarks and tests that build their own Vert.x. */
+  public static ConnectionGuards none() {
+    return new ConnectionGuards(false);
+  }
+
+  /** The native transport (epoll) when available, else NIO, with the accept hook. */
+  public Transport transport() {
+    Transport base = Transport.nativeTransport();
+    Transport chosen = base != null && base.available() ? base : Transport.NIO;
+    return new Guarded(chosen, new Hooked(chosen.implementation()));
+  }
+
+  boolean enabled() {
+    return enabled;
+  }
+
+  /** True once a listener of this Vert.x has been bound through {@link #transport()}. */
+  boolean installed() {
+    return installed;
+  }
+
+  void registerUnix(ConnectionGuard guard) {
+    guards.put(UNIX, guard);
+  }
+
+  void registerTcp(int port, ConnectionGuard guard) {
+    guards.put(port, guard);
+  }
+
+  private ConnectionGuard guardFor(SocketAddress listening) {
+    Object key = listening instanceof InetSocketAddress inet ? inet.getPort() : UNIX;
+    return guards.get(key);
+  }
+
+  /** Sees every accepted connection of a server channel, before Vert.x's initializer does. */
+  @ChannelHandler.Sharable
+  private final class Acceptor extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+      if (message instanceof Channel child) {
+        ConnectionGuard guard = guardFor(ctx.channel().localAddress());
+        if (guard != null && !guard.admit(child)) {
+          child.unsafe().closeForcibly(); // as Netty's acceptor does with a child it cannot take
+          return;
+        }
+      }
+      ctx.fireChannelRead(message);
+    }
+  }
+
+  private record Guarded(Transport base, io.vertx.core.spi.transport.Transport implementation)
+      implements Transport {
+    @Override
+    public String name() {
+      return base.name();
+    }
+
+    @Override
+    public boolean available() {
+      return base.available();
+    }
+
+    @Override
+    public Throwable unavailabilityCause() {
+      return base.unavailabilityCause();
+    }
+  }
+
+  /** The chosen transport, unchanged except that server bootstraps get the {@link Acceptor}. */
+  private final class Hooked implements io.vertx.core.spi.transport.Transport {
+    private final io.vertx.core.spi.transport.Transport base;
+    private final Acceptor acceptor = new Acceptor();
+
+    Hooked(io.vertx.core.spi.transport.Transport base) {
+      this.base = base;
+    }
+
+    @Override
+    public void configure(
+        NetServerOptions options, boolean domainSocket, ServerBootstrap bootstrap) {
+      base.configure(options, domainSocket, bootstrap);
+      bootstrap.handler(acceptor);
+      installed = true;
+    }
+
+    @Override
+    public boolean supportsDomainSockets() {
+      return base.supportsDomainSockets();
+    }
+
+    @Override
+    public boolean supportFileRegion() {
+      return base.supportFileRegion();
+    }
+
+    @Override
+    public boolean isAvailable() {
+      return base.isAvailable();
+    }
+
+    @Override
+    public Throwable unavailabilityCause() {
+      return base.unavailabilityCause();
+    }
+
+    @Override
+    public SocketAddress convert(io.vertx.core.net.SocketAddress address) {
+      return base.convert(address);
+    }
+
+    @Override
+    public io.vertx.core.net.SocketAddress convert(SocketAddress address) {
+      return base.convert(address);
+    }
+
+    @Override
+    public IoHandlerFactory ioHandlerFactory() {
+      return base.ioHandlerFactory();
+    }
+
+    @Override
+    public EventLoopGroup eventLoopGroup(
+        int type, int threads, ThreadFactory threadFactory, int ioRatio) {
+      return base.eventLoopGroup(type, threads, threadFactory, ioRatio);
+    }
+
+    @Override
+    public DatagramChannel datagramChannel() {
+      return base.datagramChannel();
+    }
+
+    @Override
+    public DatagramChannel datagramChannel(InternetProtocolFamily family) {
+      return base.datagramChannel(family);
+    }
+
+    @Override
+    public ChannelFactory<? extends Channel> channelFactory(boolean domainSocket) {
+      return base.channelFactory(domainSocket);
+    }
+
+    @Override
+    public ChannelFactory<? extends ServerChannel> serverChannelFactory(boolean domainSocket) {
+      return base.serverChannelFactory(domainSocket);
+    }
+
+    @Override
+    public void configure(DatagramChannel channel, DatagramSocketOptions options) {
+      base.configure(channel, options);
+    }
+
+    @Override
+    public void configure(
+        ClientOptionsBase options, int connectTimeout, boolean domainSocket, Bootstrap bootstrap) {
+      base.configure(options, connectTimeout, domainSocket, bootstrap);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package dev.routesync.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.routesync.serve.ConnectionLimits;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** --max-connections, --header-timeout and --idle-timeout reach the configuration, checked. */
+class ConnectionFlagsTest {
+
+  private static AgentConfig config(String... args) {
+    var command = new AgentOptionsTest.OptionsCommand();
+    new CommandLine(command).parseArgs(args);
+    return command.options.toConfig();
+  }
+
+  @Test
+  void flagsSetTheSocketListenersLimits() {
+    ConnectionLimits limits =
+        config("--max-connections", "200", "--header-timeout", "3s", "--idle-timeout", "1m")
+            .limits();
+    assertThat(limits)
+        .isEqualTo(new ConnectionLimits(200, Duration.ofSeconds(3), Duration.ofMinutes(1)));
+    assertThat(limits.forAdmin().maxConnections())
+        .isEqualTo(ConnectionLimits.ADMIN_MAX_CONNECTIONS);
+    assertThat(config("--max-connections", "200").describe()).contains("max-connections=200");
+  }
+
+  @Test
+  void outOfRangeValuesAreRefusedNamingTheFlag() {
+    assertThatThrownBy(() -> config("--max-connections", "0"))
+        .hasMessageContaining("--max-connections");
+    assertThatThrownBy(() -> config("--header-timeout", "0"))
+        .hasMessageContaining("--header-timeout");
+    assertThatThrownBy(() -> config("--idle-timeout", "soon"))
+        .hasMessageContaining("--idle-timeout");
+  }
+}
