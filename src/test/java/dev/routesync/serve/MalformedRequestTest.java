@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -187,7 +188,11 @@ class MalformedRequestTest {
       for (int i = 0; i < 100; i++) {
         batch.add(raw.start(i % 2 == 0 ? "Watch" : "List", Map.of(), badVarint));
       }
-      Future.all(batch).await(10, TimeUnit.SECONDS);
+      try {
+        Future.all(batch).await(10, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        throw new AssertionError("unanswered after 10 s: " + unanswered(batch, sent), e);
+      }
       for (Future<RawGrpc.Answer> answer : batch) {
         assertThat(answer.result().grpcStatus()).isEqualTo(INVALID_ARGUMENT);
       }
@@ -196,5 +201,16 @@ class MalformedRequestTest {
     // The same connection still serves a good call.
     RawGrpc.Answer good = raw.call("List", Map.of(), frame(valid("List")), ANSWER_WITHIN);
     assertThat(good.grpcStatus()).isEqualTo("0");
+  }
+
+  // Which calls of a batch got no answer, so a failure says more than "timeout".
+  private static List<String> unanswered(List<Future<RawGrpc.Answer>> batch, int first) {
+    List<String> calls = new ArrayList<>();
+    for (int i = 0; i < batch.size(); i++) {
+      if (!batch.get(i).isComplete()) {
+        calls.add("#" + (first + i) + (i % 2 == 0 ? " Watch" : " List"));
+      }
+    }
+    return calls;
   }
 }
