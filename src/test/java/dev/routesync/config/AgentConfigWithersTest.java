@@ -54,6 +54,11 @@ class AgentConfigWithersTest {
       case "dev.routesync.sync.CoalescerSettings" ->
           new CoalescerSettings(
               Duration.ofMillis(first ? 7 : 8), Duration.ofMillis(first ? 70 : 80), first ? 7 : 8);
+      case "dev.routesync.serve.ConnectionLimits" ->
+          new dev.routesync.serve.ConnectionLimits(
+              first ? 11 : 22,
+              Duration.ofSeconds(first ? 2 : 3),
+              Duration.ofMinutes(first ? 2 : 3));
       case "java.lang.String" -> (first ? "a-" : "b-") + component.getName();
       case "int" -> first ? 1234 : 4321;
       case "boolean" -> first; // the record's defaults hold both values somewhere
