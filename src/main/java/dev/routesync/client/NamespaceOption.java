@@ -1,7 +1,9 @@
 package dev.routesync.client;
 
 import dev.routesync.api.v1.ServiceRef;
+import dev.routesync.table.InvalidNameException;
 import dev.routesync.table.KubernetesNames;
+import dev.routesync.table.ServiceKey;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -10,8 +12,8 @@ import picocli.CommandLine.ParameterException;
  * The {@code -n}/{@code --namespace} option of every client command, read the kubectl way: it
  * filters {@code get services} and {@code watch}, and names the namespace of {@code get endpoints
  * NAME}, which also takes {@code NAMESPACE/NAME}. Names are checked before they reach the agent,
- * which would refuse them anyway: a typo is a usage error (exit code 2) with the argument quoted,
- * not a round trip.
+ * with the rule and the message the agent's APIs use ({@link KubernetesNames}): a typo is a usage
+ * error (exit code 2), not a round trip.
  */
 public final class NamespaceOption {
 
@@ -28,11 +30,11 @@ public final class NamespaceOption {
     if (namespace == null || namespace.isEmpty()) {
       return "";
     }
-    if (!KubernetesNames.isDns1123Label(namespace)) {
-      throw new ParameterException(
-          spec.commandLine(), "-n: '" + namespace + "' is not a valid namespace name");
+    try {
+      return KubernetesNames.requireNamespace(namespace);
+    } catch (InvalidNameException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    return namespace;
   }
 
   /**
@@ -41,36 +43,23 @@ public final class NamespaceOption {
    */
   ServiceRef service(CommandSpec spec, String argument) {
     String option = filter(spec);
-    int slash = argument.indexOf('/');
-    if (slash < 0 && !option.isEmpty()) {
-      if (!KubernetesNames.isDns1123Label(argument)) {
-        throw new ParameterException(
-            spec.commandLine(),
-            "'" + argument + "' is not a valid Service name (lower-case DNS label)");
-      }
-      return ref(option, argument);
-    }
-    if (slash < 0 || slash != argument.lastIndexOf('/')) {
+    boolean qualified = argument.indexOf('/') >= 0;
+    if (!qualified && option.isEmpty()) {
       throw new ParameterException(
           spec.commandLine(),
           "expected NAME -n NAMESPACE or NAMESPACE/NAME, got '" + argument + "'");
     }
-    String namespacePart = argument.substring(0, slash);
-    String name = argument.substring(slash + 1);
-    if (!KubernetesNames.isDns1123Label(namespacePart) || !KubernetesNames.isDns1123Label(name)) {
+    ServiceKey key;
+    try {
+      key = qualified ? ServiceKey.parse(argument) : ServiceKey.of(option, argument);
+    } catch (InvalidNameException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    if (!option.isEmpty() && !option.equals(key.namespace())) {
       throw new ParameterException(
           spec.commandLine(),
-          "'" + argument + "' is not NAMESPACE/NAME with two valid names (lower-case DNS labels)");
+          "'" + argument + "' is in namespace " + key.namespace() + ", but -n says " + option);
     }
-    if (!option.isEmpty() && !option.equals(namespacePart)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "'" + argument + "' is in namespace " + namespacePart + ", but -n says " + option);
-    }
-    return ref(namespacePart, name);
-  }
-
-  private static ServiceRef ref(String namespace, String name) {
-    return ServiceRef.newBuilder().setNamespace(namespace).setName(name).build();
+    return ServiceRef.newBuilder().setNamespace(key.namespace()).setName(key.name()).build();
   }
 }

@@ -337,9 +337,10 @@ public final class AgentOptions {
             .distinct()
             .toList();
     for (String namespace : result) {
-      if (!KubernetesNames.isDns1123Label(namespace)) {
-        throw new IllegalArgumentException(
-            "--namespace '" + namespace + "' is not a valid namespace name");
+      try {
+        KubernetesNames.requireNamespace(namespace);
+      } catch (IllegalArgumentException e) { // the rule's own message, naming the flag
+        throw new IllegalArgumentException("--namespace: " + e.getMessage(), e);
       }
     }
     return result;

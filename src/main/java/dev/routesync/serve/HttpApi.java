@@ -2,6 +2,7 @@ package dev.routesync.serve;
 
 import com.google.protobuf.MessageOrBuilder;
 import dev.routesync.api.ApiJson;
+import dev.routesync.table.InvalidNameException;
 import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
@@ -48,9 +49,13 @@ public final class HttpApi {
   private void listServices(RoutingContext ctx) {
     String namespace = ctx.request().getParam("namespace");
     boolean all = namespace == null || namespace.isEmpty();
-    if (!all && !KubernetesNames.isDns1123Label(namespace)) {
-      Errors.send(ctx, 400, "namespace '" + namespace + "' is not a valid DNS-1123 label");
-      return;
+    if (!all) {
+      try {
+        KubernetesNames.requireNamespace(namespace);
+      } catch (InvalidNameException e) {
+        Errors.send(ctx, 400, e.getMessage());
+        return;
+      }
     }
     if (notServable(ctx)) {
       return;
@@ -62,18 +67,19 @@ public final class HttpApi {
   }
 
   private void getService(RoutingContext ctx) {
-    String namespace = ctx.pathParam("namespace");
-    String name = ctx.pathParam("name");
-    if (!KubernetesNames.isDns1123Label(namespace) || !KubernetesNames.isDns1123Label(name)) {
-      Errors.send(ctx, 400, "'" + namespace + "/" + name + "' is not a valid namespace/name");
+    ServiceKey key;
+    try {
+      key = ServiceKey.of(ctx.pathParam("namespace"), ctx.pathParam("name"));
+    } catch (InvalidNameException e) {
+      Errors.send(ctx, 400, e.getMessage());
       return;
     }
     if (notServable(ctx)) {
       return;
     }
-    Optional<ServiceEndpoints> service = table.current().get(new ServiceKey(namespace, name));
+    Optional<ServiceEndpoints> service = table.current().get(key);
     if (service.isEmpty()) {
-      Errors.send(ctx, 404, "service " + namespace + "/" + name + " not found");
+      Errors.send(ctx, 404, "service " + key + " not found");
       return;
     }
     sendJson(ctx, 200, ProtoMapping.service(service.get()));

@@ -8,6 +8,7 @@ import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceRef;
 import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.observe.Metrics;
+import dev.routesync.table.InvalidNameException;
 import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
@@ -70,22 +71,23 @@ final class RegistryGrpc implements Service {
     SingleRequest.of(call)
         .onSuccess(
             request -> {
-              String invalid = invalidName(request.getNamespace(), request.getName());
-              if (invalid != null) {
-                fail(call.response(), "Resolve", GrpcStatus.INVALID_ARGUMENT, invalid);
+              ServiceKey key;
+              try {
+                key = ServiceKey.of(request.getNamespace(), request.getName());
+              } catch (InvalidNameException e) {
+                fail(call.response(), "Resolve", GrpcStatus.INVALID_ARGUMENT, e.getMessage());
                 return;
               }
               if (notServable(call.response(), "Resolve")) {
                 return;
               }
-              Optional<ServiceEndpoints> service =
-                  table.current().get(new ServiceKey(request.getNamespace(), request.getName()));
+              Optional<ServiceEndpoints> service = table.current().get(key);
               if (service.isEmpty()) {
                 fail(
                     call.response(),
                     "Resolve",
                     GrpcStatus.NOT_FOUND,
-                    "service " + request.getNamespace() + "/" + request.getName() + " not found");
+                    "service " + key + " not found");
                 return;
               }
               call.response().end(ProtoMapping.service(service.get()));
@@ -99,12 +101,10 @@ final class RegistryGrpc implements Service {
         .onSuccess(
             request -> {
               String namespace = request.getNamespace();
-              if (!namespace.isEmpty() && !KubernetesNames.isDns1123Label(namespace)) {
-                fail(
-                    call.response(),
-                    "List",
-                    GrpcStatus.INVALID_ARGUMENT,
-                    "namespace '" + namespace + "' is not a valid DNS-1123 label");
+              try {
+                namespaceFilter(namespace);
+              } catch (InvalidNameException e) {
+                fail(call.response(), "List", GrpcStatus.INVALID_ARGUMENT, e.getMessage());
                 return;
               }
               if (notServable(call.response(), "List")) {
@@ -154,35 +154,22 @@ final class RegistryGrpc implements Service {
   private Optional<WatchFilter> filter(
       GrpcServerResponse<WatchRequest, dev.routesync.api.v1.WatchEvent> response,
       WatchRequest request) {
-    String namespace = request.getNamespace();
-    if (!namespace.isEmpty() && !KubernetesNames.isDns1123Label(namespace)) {
-      fail(
-          response,
-          "Watch",
-          GrpcStatus.INVALID_ARGUMENT,
-          "namespace '" + namespace + "' is not a valid DNS-1123 label");
+    try {
+      String namespace = namespaceFilter(request.getNamespace());
+      Set<ServiceKey> services = new HashSet<>();
+      for (ServiceRef ref : request.getServicesList()) {
+        services.add(ServiceKey.of(ref.getNamespace(), ref.getName()));
+      }
+      return Optional.of(new WatchFilter(namespace, services));
+    } catch (InvalidNameException e) {
+      fail(response, "Watch", GrpcStatus.INVALID_ARGUMENT, e.getMessage());
       return Optional.empty();
     }
-    Set<ServiceKey> services = new HashSet<>();
-    for (ServiceRef ref : request.getServicesList()) {
-      String invalid = invalidName(ref.getNamespace(), ref.getName());
-      if (invalid != null) {
-        fail(response, "Watch", GrpcStatus.INVALID_ARGUMENT, invalid);
-        return Optional.empty();
-      }
-      services.add(new ServiceKey(ref.getNamespace(), ref.getName()));
-    }
-    return Optional.of(new WatchFilter(namespace, services));
   }
 
-  private static String invalidName(String namespace, String name) {
-    if (namespace.isEmpty() || name.isEmpty()) {
-      return "namespace and name are required";
-    }
-    if (!KubernetesNames.isDns1123Label(namespace) || !KubernetesNames.isDns1123Label(name)) {
-      return "'" + namespace + "/" + name + "' is not a valid namespace/name (DNS-1123 labels)";
-    }
-    return null;
+  /** List's and Watch's namespace: empty for all, else a valid namespace name. */
+  private static String namespaceFilter(String namespace) {
+    return namespace.isEmpty() ? namespace : KubernetesNames.requireNamespace(namespace);
   }
 
   // Before the table is trusted its emptiness means "don't know", not "no services": answering

@@ -1,19 +1,73 @@
 package dev.routesync.table;
 
-import java.util.regex.Pattern;
+import java.util.Objects;
 
 /**
- * Kubernetes' rule for namespace and Service names (an RFC 1123 label), in one place for every edge
- * that checks names: flags, the HTTP and gRPC APIs, the command-line client.
+ * Kubernetes' rule for the names a client gives routesync, in one place for every edge: the gRPC
+ * and HTTP APIs, the command-line client and the agent's {@code --namespace} flag.
+ *
+ * <p>Both namespaces and Service names are DNS-1123 labels. For namespaces that is {@code
+ * ValidateNamespaceName} in {@code k8s.io/apimachinery/pkg/api/validation}. Service names used to
+ * be the stricter DNS-1035 labels (starting with a letter); KEP-5311 ({@code
+ * RelaxedServiceNameValidation}: alpha in 1.34, beta and on by default in 1.36) lets new Services
+ * be DNS-1123 labels too, so a name such as {@code 1cart} is real. routesync only reads, so it
+ * accepts the wider rule: refusing a name the API server accepted would hide a real Service.
  */
 public final class KubernetesNames {
 
-  private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  /** The longest label, in characters. */
+  public static final int MAX_LABEL_LENGTH = 63;
+
+  static final String DNS_1123_LABEL =
+      "must be a DNS-1123 label (lowercase letters, digits and '-', at most "
+          + MAX_LABEL_LENGTH
+          + " characters, starting and ending with a letter or digit)";
 
   private KubernetesNames() {}
 
-  /** Lower-case alphanumerics and '-', starting and ending alphanumeric, at most 63 characters. */
+  /**
+   * {@code namespace} if it is a valid namespace name.
+   *
+   * @throws InvalidNameException otherwise (the empty name included)
+   */
+  public static String requireNamespace(String namespace) {
+    return require("namespace", namespace);
+  }
+
+  /**
+   * {@code name} if it is a valid Service name.
+   *
+   * @throws InvalidNameException otherwise (the empty name included)
+   */
+  public static String requireServiceName(String name) {
+    return require("Service name", name);
+  }
+
+  /** Lower-case alphanumerics and '-', starting and ending alphanumeric, 1 to 63 characters. */
   public static boolean isDns1123Label(String text) {
-    return text != null && text.length() <= 63 && DNS_1123_LABEL.matcher(text).matches();
+    if (text == null || text.isEmpty() || text.length() > MAX_LABEL_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean edge = i == 0 || i == text.length() - 1;
+      if (!(isLowerAlphanumeric(c) || (c == '-' && !edge))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String require(String what, String text) {
+    Objects.requireNonNull(text, what);
+    if (!isDns1123Label(text)) {
+      throw new InvalidNameException(what, text, DNS_1123_LABEL);
+    }
+    return text;
+  }
+
+  // ASCII only: Character.isLetterOrDigit would also take other scripts.
+  private static boolean isLowerAlphanumeric(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
   }
 }

@@ -5,6 +5,17 @@ import java.util.Objects;
 /**
  * Identity of a Kubernetes Service: its namespace and name. Ordered by namespace, then name, so
  * tables iterate deterministically and a namespace is one contiguous range.
+ *
+ * <p>Two ways in. The record constructor is the trusted path: it checks only for nulls, for keys
+ * built from objects the API server already validated (the translation in {@code kube/}, once per
+ * object on every update), so that hot path pays nothing for the rule. {@link #of} and {@link
+ * #parse} are for names a client gave (the APIs, the command line): they apply {@link
+ * KubernetesNames}' rule and throw {@link InvalidNameException}, whose message each edge passes on.
+ *
+ * <p>One caveat on trust: an EndpointSlice names its Service in the {@code
+ * kubernetes.io/service-name} label, which the API server checks only as a label value (it may hold
+ * capitals, '_' or '.'). The key is kept as written; a client can list it but never look it up by
+ * name, since lookups go through {@link #of}.
  */
 public record ServiceKey(String namespace, String name) implements Comparable<ServiceKey> {
 
@@ -13,13 +24,28 @@ public record ServiceKey(String namespace, String name) implements Comparable<Se
     Objects.requireNonNull(name, "name");
   }
 
-  /** Parses {@code namespace/name}; the inverse of {@link #toString()}. */
+  /**
+   * The key for a namespace and a Service name a client gave; the namespace is checked first.
+   *
+   * @throws InvalidNameException if either breaks Kubernetes' rule
+   */
+  public static ServiceKey of(String namespace, String name) {
+    return new ServiceKey(
+        KubernetesNames.requireNamespace(namespace), KubernetesNames.requireServiceName(name));
+  }
+
+  /**
+   * Parses {@code namespace/name}, as {@link #of}; the inverse of {@link #toString()}.
+   *
+   * @throws InvalidNameException if there is not exactly one '/', or a part breaks the rule
+   */
   public static ServiceKey parse(String text) {
     int slash = text.indexOf('/');
-    if (slash <= 0 || slash == text.length() - 1 || text.indexOf('/', slash + 1) >= 0) {
-      throw new IllegalArgumentException("expected namespace/name, got '" + text + "'");
+    if (slash < 0 || slash != text.lastIndexOf('/')) {
+      throw new InvalidNameException(
+          "Service", text, "must be namespace/name, two names joined by one '/'");
     }
-    return new ServiceKey(text.substring(0, slash), text.substring(slash + 1));
+    return of(text.substring(0, slash), text.substring(slash + 1));
   }
 
   @Override

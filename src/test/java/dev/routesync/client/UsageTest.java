@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Bad arguments are usage errors: one line naming the problem, exit code 2, no call made. */
+/**
+ * Bad arguments are usage errors: one line naming the problem, exit code 2, no call made. A name
+ * that breaks Kubernetes' rule gets the message the agent's APIs give (see {@code
+ * dev.routesync.testing.NameRule}).
+ */
 class UsageTest {
 
   @ParameterizedTest
@@ -14,17 +18,17 @@ class UsageTest {
       textBlock =
           """
           get endpoints shop                | expected NAME -n NAMESPACE or NAMESPACE/NAME, got 'shop' (see 'routesync get endpoints --help')
-          get endpoints a/b/c               | expected NAME -n NAMESPACE or NAMESPACE/NAME, got 'a/b/c' (see 'routesync get endpoints --help')
-          get endpoints Shop/cart           | 'Shop/cart' is not NAMESPACE/NAME with two valid names (lower-case DNS labels) (see 'routesync get endpoints --help')
-          get endpoints shop/               | 'shop/' is not NAMESPACE/NAME with two valid names (lower-case DNS labels) (see 'routesync get endpoints --help')
-          get endpoints Cart -n shop        | 'Cart' is not a valid Service name (lower-case DNS label) (see 'routesync get endpoints --help')
-          get endpoints cart -n Shop        | -n: 'Shop' is not a valid namespace name (see 'routesync get endpoints --help')
+          get endpoints a/b/c               | Service "a/b/c": must be namespace/name, two names joined by one '/' (see 'routesync get endpoints --help')
+          get endpoints Shop/cart           | namespace "Shop": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync get endpoints --help')
+          get endpoints shop/               | Service name "": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync get endpoints --help')
+          get endpoints Cart -n shop        | Service name "Cart": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync get endpoints --help')
+          get endpoints cart -n Shop        | namespace "Shop": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync get endpoints --help')
           get endpoints shop/cart -n other  | 'shop/cart' is in namespace shop, but -n says other (see 'routesync get endpoints --help')
           get endpoints                     | Missing required parameter: '[NAMESPACE/]NAME' (see 'routesync get endpoints --help')
           get endpoints -n shop             | Missing required parameter: '[NAMESPACE/]NAME' (see 'routesync get endpoints --help')
-          get services --namespace a_b      | -n: 'a_b' is not a valid namespace name (see 'routesync get services --help')
-          get services -n Shop      | -n: 'Shop' is not a valid namespace name (see 'routesync get services --help')
-          watch -n a_b              | -n: 'a_b' is not a valid namespace name (see 'routesync watch --help')
+          get services --namespace a_b      | namespace "a_b": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync get services --help')
+          get services -n Shop              | namespace "Shop": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync get services --help')
+          watch -n a_b                      | namespace "a_b": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync watch --help')
           get services -o yaml      | Invalid value for option '--output': expected table or json, got 'yaml' (see 'routesync get services --help')
           get                       | Missing required subcommand (see 'routesync get --help')
           """)

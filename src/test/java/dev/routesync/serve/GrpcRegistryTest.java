@@ -88,7 +88,7 @@ class GrpcRegistryTest {
   @Test
   void mapsBadRequestsToStatuses() {
     assertStatus(() -> grpc.resolve("shop", "nope"), Status.Code.NOT_FOUND, "shop/nope");
-    assertStatus(() -> grpc.resolve("", "cart"), Status.Code.INVALID_ARGUMENT, "required");
+    assertStatus(() -> grpc.resolve("", "cart"), Status.Code.INVALID_ARGUMENT, "namespace \"\"");
     assertStatus(() -> grpc.resolve("shop", "Bad_Name"), Status.Code.INVALID_ARGUMENT, "DNS-1123");
     assertStatus(() -> grpc.list("UPPER"), Status.Code.INVALID_ARGUMENT, "DNS-1123");
     assertStatus(

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.testing.GrpcJavaClient;
+import dev.routesync.testing.NameRule;
 import dev.routesync.testing.ServeHarness;
 import io.grpc.StatusRuntimeException;
 import io.vertx.core.Vertx;
@@ -65,19 +66,17 @@ class StatusMessageTest {
   @Test
   void onlyWhatTheSpecSaysIsEscaped() throws Exception {
     assertThat(onTheWire("shop", "nope")).isEqualTo("service shop/nope not found");
-    assertThat(onTheWire("50%", "x"))
-        .isEqualTo("'50%25/x' is not a valid namespace/name (DNS-1123 labels)");
-    assertThat(onTheWire("café", "x"))
-        .isEqualTo("'caf%C3%A9/x' is not a valid namespace/name (DNS-1123 labels)");
+    assertThat(onTheWire("50%", "x")).isEqualTo("namespace \"50%25\": " + NameRule.RULE);
+    assertThat(onTheWire("café", "x")).isEqualTo("namespace \"caf%C3%A9\": " + NameRule.RULE);
+    assertThat(onTheWire("shop", "a/b: c")).isEqualTo("Service name \"a/b: c\": " + NameRule.RULE);
   }
 
   @Test
   void grpcJavaReadsTheMessageAsWritten() {
     assertThat(description("shop", "nope")).isEqualTo("service shop/nope not found");
-    assertThat(description("50%", "x: y"))
-        .isEqualTo("'50%/x: y' is not a valid namespace/name (DNS-1123 labels)");
-    assertThat(description("café", "x"))
-        .isEqualTo("'café/x' is not a valid namespace/name (DNS-1123 labels)");
+    assertThat(description("50%", "x")).isEqualTo(NameRule.namespace("50%"));
+    assertThat(description("shop", "x: y/z")).isEqualTo(NameRule.serviceName("x: y/z"));
+    assertThat(description("café", "x")).isEqualTo(NameRule.namespace("café"));
     assertThatThrownBy(() -> grpc.resolve("shop", "nope"))
         .hasMessage("NOT_FOUND: service shop/nope not found");
   }
