@@ -2,6 +2,7 @@ package dev.routesync.config;
 
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.sync.CoalescerSettings;
+import dev.routesync.units.Durations;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,6 +3,7 @@ package dev.routesync.config;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.sync.CoalescerSettings;
 import dev.routesync.table.KubernetesNames;
+import dev.routesync.units.Durations;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;

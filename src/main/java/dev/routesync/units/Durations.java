@@ -1,4 +1,4 @@
-package dev.routesync.config;
+package dev.routesync.units;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
