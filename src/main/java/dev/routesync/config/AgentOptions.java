@@ -144,8 +144,13 @@ public final class AgentOptions {
   // TCP has no peer check: the socket's 0660 mode is the only access control the agent has, and
   // a loopback port bypasses it for every user and every pod sharing the node's network. So
   // --listen-tcp is refused unless the operator says, in a separate flag, that they accept it.
+  // A fallback value, so the flag means true: picocli would otherwise toggle the default, and the
+  // flag given with ROUTESYNC_LISTEN_TCP_INSECURE=true would take the acknowledgement back. 0..1
+  // keeps the --listen-tcp-insecure=false form working.
   @Option(
       names = "--listen-tcp-insecure",
+      arity = "0..1",
+      fallbackValue = "true",
       defaultValue = "${env:ROUTESYNC_LISTEN_TCP_INSECURE:-false}",
       description =
           "Accept that --listen-tcp serves every local user: TCP has no group check, unlike the"

@@ -301,6 +301,15 @@ class AgentOptionsTest {
   }
 
   @Test
+  void theInsecureAcknowledgementTakesAnExplicitValueToo() {
+    assertThat(config("--listen-tcp", "127.0.0.1:0", "--listen-tcp-insecure=true").listenTcp())
+        .isPresent();
+    assertThatThrownBy(() -> config("--listen-tcp", "127.0.0.1:0", "--listen-tcp-insecure=false"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("add --listen-tcp-insecure");
+  }
+
+  @Test
   void theInsecureAcknowledgementAloneChangesNothing() {
     assertThat(config("--listen-tcp-insecure").listenTcp()).isEmpty();
   }
@@ -337,6 +346,43 @@ class AgentOptionsTest {
 
   // A malformed value fails the parse (picocli: "Invalid value for option '--debounce': ..."), a
   // well-formed one out of range fails in the record that holds it; both name the flag.
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void theInsecureFlagAcknowledgesEvenWhenTheEnvironmentAlreadyDid(@TempDir Path tempDir)
+      throws Exception {
+    // picocli toggles a boolean flag's default: with ROUTESYNC_LISTEN_TCP_INSECURE=true, the flag
+    // alone used to turn the acknowledgement off again. The agent must get past validation and
+    // fail later, at the kubeconfig that is not there.
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.routesync.app.Main",
+                "agent",
+                "--socket",
+                tempDir.resolve("rs.sock").toString(),
+                "--admin-port",
+                "0",
+                "--kubeconfig",
+                tempDir.resolve("no-such-kubeconfig").toString(),
+                "--listen-tcp",
+                "127.0.0.1:0",
+                "--listen-tcp-insecure")
+            .redirectErrorStream(true)
+            .redirectOutput(tempDir.resolve("out.txt").toFile());
+    builder.environment().put("ROUTESYNC_LISTEN_TCP_INSECURE", "true");
+    Process process = builder.start();
+    try {
+      assertThat(process.waitFor(50, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      String output = java.nio.file.Files.readString(tempDir.resolve("out.txt"));
+      assertThat(output).doesNotContain("add --listen-tcp-insecure").contains("--kubeconfig");
+      assertThat(process.exitValue()).as(output).isEqualTo(2);
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
   @ParameterizedTest(name = "{1}")
   @MethodSource("invalidValues")
   void anInvalidValueIsRejectedWithAMessageNamingTheFlag(String flag, List<String> args) {
