@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Run the agent against an embedded mock API server with churning demo Services.",
       "Takes the agent's flags; --kubeconfig is ignored (the demo writes its own), and the",
-      "socket defaults to a temporary path instead of " + AgentOptions.DEFAULT_SOCKET + "."
+      "socket defaults to a temporary path instead of " + AgentConfig.DEFAULT_SOCKET + "."
     })
 public final class DemoCommand implements Callable<Integer> {
 
@@ -44,17 +44,12 @@ public final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     MOCK_LOG.setLevel(Level.WARNING);
-    AgentConfig config;
-    try {
-      config = options.toConfig();
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-    }
+    AgentConfig config = AgentCommand.validated(spec, options);
     if (churnEveryMillis < 100) {
       throw new ParameterException(spec.commandLine(), "--churn-every must be at least 100");
     }
     DemoWorkDir workDir = DemoWorkDir.create();
-    if (config.socket().toString().equals(AgentOptions.DEFAULT_SOCKET)) {
+    if (config.socket().toString().equals(AgentConfig.DEFAULT_SOCKET)) {
       config = config.withSocket(workDir.path().resolve("routesync.sock"));
     }
     DemoCluster cluster = DemoCluster.start();

@@ -1,6 +1,6 @@
 package dev.routesync.client;
 
-import dev.routesync.config.AgentOptions;
+import dev.routesync.config.AgentConfig;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -12,7 +12,7 @@ public final class ClientOptions {
   @Option(
       names = "--socket",
       paramLabel = "PATH",
-      defaultValue = "${env:ROUTESYNC_SOCKET:-" + AgentOptions.DEFAULT_SOCKET + "}",
+      defaultValue = "${env:ROUTESYNC_SOCKET:-" + AgentConfig.DEFAULT_SOCKET + "}",
       description = "The agent's Unix socket (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_SOCKET")
   String socket;
 

@@ -3,6 +3,7 @@ package dev.routesync.config;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.sync.CoalescerSettings;
+import dev.routesync.units.Durations;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,7 +12,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The agent's validated, effective configuration.
+ * The agent's validated, effective configuration. Each value is checked once, by the record that
+ * holds it (this one, {@link WatchSettings}, {@link CoalescerSettings}), whether it comes from the
+ * flags or from code; messages name the flag, because that is what an operator can change.
  *
  * @param source which resource to watch
  * @param kubeconfig explicit kubeconfig file, or empty for fabric8's discovery (in-cluster service
@@ -42,7 +45,23 @@ public record AgentConfig(
     Duration shutdownTimeout,
     ConnectionLimits limits) {
 
-  public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+  // Defaults as the flags write them: AgentOptions' defaultValue strings read these, and the
+  // typed constants are parsed from them, so --help cannot disagree with the record.
+  public static final String DEFAULT_SOURCE_TEXT = "endpointslices";
+  public static final String DEFAULT_SOCKET = "/var/run/routesync/routesync.sock";
+  public static final String DEFAULT_ADMIN_HOST = "0.0.0.0";
+  public static final int DEFAULT_ADMIN_PORT = 9464;
+  public static final boolean DEFAULT_GRPC_REFLECTION = true;
+  public static final String DEFAULT_SHUTDOWN_TIMEOUT_TEXT = "10s";
+
+  public static final Source DEFAULT_SOURCE = Source.of(DEFAULT_SOURCE_TEXT);
+  public static final Duration DEFAULT_SHUTDOWN_TIMEOUT =
+      Durations.parse(DEFAULT_SHUTDOWN_TIMEOUT_TEXT);
+
+  // The sane range of --shutdown-timeout (the README's configuration table says the same): beyond
+  // it a value is a typo or a unit mistake, and the pod must be given longer than it to stop.
+  public static final Duration MIN_SHUTDOWN_TIMEOUT = Duration.ofSeconds(1);
+  public static final Duration MAX_SHUTDOWN_TIMEOUT = Duration.ofMinutes(5);
 
   /** Without TCP, with reflection, and the default shutdown timeout. */
   public AgentConfig(
@@ -64,7 +83,7 @@ public record AgentConfig(
         adminPort,
         nodeName,
         Optional.empty(),
-        true,
+        DEFAULT_GRPC_REFLECTION,
         DEFAULT_SHUTDOWN_TIMEOUT,
         ConnectionLimits.DEFAULT);
   }
@@ -80,16 +99,27 @@ public record AgentConfig(
     Objects.requireNonNull(listenTcp, "listenTcp");
     Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
     Objects.requireNonNull(limits, "limits");
+    if (socket.toString().isBlank()) {
+      throw new IllegalArgumentException("--socket must not be empty");
+    }
+    if (adminPort < 0 || adminPort > 65535) {
+      throw new IllegalArgumentException(
+          "--admin-port must be between 0 and 65535, got " + adminPort);
+    }
     listenTcp.ifPresent(
         address -> {
           if (address.getAddress() == null || !address.getAddress().isLoopbackAddress()) {
             throw new IllegalArgumentException(
-                "--listen-tcp must be a loopback address (127.0.0.0/8 or ::1), got " + address);
+                "--listen-tcp must be a loopback address (127.0.0.0/8, ::1 or localhost): sidecars"
+                    + " on other hosts must not reach the agent; got '"
+                    + (address.getAddress() == null
+                        ? address.getHostString()
+                        : address.getAddress().getHostAddress())
+                    + "'");
           }
         });
-    if (adminPort < 0 || adminPort > 65535) {
-      throw new IllegalArgumentException("admin port must be 0..65535, got " + adminPort);
-    }
+    Durations.requireWithin(
+        "--shutdown-timeout", shutdownTimeout, MIN_SHUTDOWN_TIMEOUT, MAX_SHUTDOWN_TIMEOUT);
   }
 
   // Withers go through the canonical constructor, never the short one above: that one fills in
@@ -132,7 +162,7 @@ public record AgentConfig(
   public String describe() {
     List<String> namespaces = watch.namespaces();
     return "source="
-        + source.name().toLowerCase(java.util.Locale.ROOT)
+        + source.flagName()
         + " label-selector='"
         + watch.labelSelector()
         + "' namespaces="

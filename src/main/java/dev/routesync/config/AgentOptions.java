@@ -1,50 +1,47 @@
 package dev.routesync.config;
 
+import dev.routesync.config.FlagConverters.DurationConverter;
+import dev.routesync.config.FlagConverters.HostPortConverter;
+import dev.routesync.config.FlagConverters.NamespaceList;
+import dev.routesync.config.FlagConverters.NamespaceListConverter;
+import dev.routesync.config.FlagConverters.OptionalPathConverter;
+import dev.routesync.config.FlagConverters.SourceConverter;
+import dev.routesync.config.FlagConverters.TrimmedConverter;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.sync.CoalescerSettings;
-import dev.routesync.table.KubernetesNames;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
  * The agent's flags, shared by {@code routesync agent} and {@code routesync demo}. Every flag has
  * an environment-variable twin ({@code --label-selector} / {@code ROUTESYNC_LABEL_SELECTOR}); a
- * flag on the command line wins. Values are checked by {@link #toConfig()}.
+ * flag on the command line wins.
+ *
+ * <p>picocli converts each value to its type ({@link FlagConverters}: syntax only, a malformed
+ * value fails the parse naming the flag); {@link #toConfig()} hands the values to the records,
+ * which check them. Every default is a constant of the record that holds the value, so the {@code
+ * defaultValue} strings below only name the variable.
  */
 public final class AgentOptions {
 
-  public static final String DEFAULT_SOCKET = "/var/run/routesync/routesync.sock";
-
-  // The sane range of every duration flag (the README's configuration table says the same).
-  // Beyond them a value is a typo or a unit mistake: `--resync 1ms` relisted the whole cluster
-  // 87 times in 4 s, and hours of debounce overflowed the coalescer's nanosecond arithmetic.
-  static final Duration MAX_DEBOUNCE = Duration.ofSeconds(10);
-  static final Duration MAX_MAX_DELAY = Duration.ofSeconds(60);
-  static final Duration MIN_RELIST_AFTER = Duration.ofSeconds(1);
-  static final Duration MAX_RELIST_AFTER = Duration.ofHours(1);
-  static final Duration MIN_RESYNC = Duration.ofMinutes(1);
-  static final Duration MAX_RESYNC = Duration.ofHours(24);
-  static final Duration MIN_SHUTDOWN_TIMEOUT = Duration.ofSeconds(1);
-  static final Duration MAX_SHUTDOWN_TIMEOUT = Duration.ofMinutes(5);
-
   @Option(
       names = "--source",
-      defaultValue = "${env:ROUTESYNC_SOURCE:-endpointslices}",
+      converter = SourceConverter.class,
+      defaultValue = "${env:ROUTESYNC_SOURCE:-" + AgentConfig.DEFAULT_SOURCE_TEXT + "}",
       description =
-          "endpointslices (default) or endpoints (legacy clusters). Env: ROUTESYNC_SOURCE")
-  String source;
+          "endpointslices, or endpoints for legacy clusters (default: ${DEFAULT-VALUE})."
+              + " Env: ROUTESYNC_SOURCE")
+  Source source;
 
   @Option(
       names = "--label-selector",
-      defaultValue = "${env:ROUTESYNC_LABEL_SELECTOR:-mesh-managed=true}",
+      converter = TrimmedConverter.class,
+      defaultValue =
+          "${env:ROUTESYNC_LABEL_SELECTOR:-" + WatchSettings.DEFAULT_LABEL_SELECTOR + "}",
       description =
           "Opt-in label selector, applied by the API server (default: ${DEFAULT-VALUE})."
               + " Env: ROUTESYNC_LABEL_SELECTOR")
@@ -52,95 +49,109 @@ public final class AgentOptions {
 
   @Option(
       names = "--namespace",
+      converter = NamespaceListConverter.class,
       defaultValue = "${env:ROUTESYNC_NAMESPACE:-}",
       description = "Comma-separated namespaces to watch; empty for all. Env: ROUTESYNC_NAMESPACE")
-  String namespaces;
+  NamespaceList namespaces;
 
   @Option(
       names = "--kubeconfig",
+      converter = OptionalPathConverter.class,
       defaultValue = "${env:ROUTESYNC_KUBECONFIG:-}",
       description =
           "Kubeconfig file; empty for in-cluster credentials, then KUBECONFIG, then"
               + " ~/.kube/config. Env: ROUTESYNC_KUBECONFIG")
-  String kubeconfig;
+  Optional<Path> kubeconfig;
 
   @Option(
       names = "--socket",
-      defaultValue = "${env:ROUTESYNC_SOCKET:-" + DEFAULT_SOCKET + "}",
+      defaultValue = "${env:ROUTESYNC_SOCKET:-" + AgentConfig.DEFAULT_SOCKET + "}",
       description =
           "Unix socket sidecars connect to (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_SOCKET")
-  String socket;
+  Path socket;
 
   @Option(
       names = "--admin-host",
-      defaultValue = "${env:ROUTESYNC_ADMIN_HOST:-0.0.0.0}",
+      converter = TrimmedConverter.class,
+      defaultValue = "${env:ROUTESYNC_ADMIN_HOST:-" + AgentConfig.DEFAULT_ADMIN_HOST + "}",
       description =
           "Address of the admin listener (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_ADMIN_HOST")
   String adminHost;
 
   @Option(
       names = "--admin-port",
-      defaultValue = "${env:ROUTESYNC_ADMIN_PORT:-9464}",
+      defaultValue = "${env:ROUTESYNC_ADMIN_PORT:-" + AgentConfig.DEFAULT_ADMIN_PORT + "}",
       description =
           "TCP port for /healthz, /readyz and /metrics; 0 turns it off (default: ${DEFAULT-VALUE})."
               + " Env: ROUTESYNC_ADMIN_PORT")
-  String adminPort;
+  int adminPort;
 
   @Option(
       names = "--debounce",
-      defaultValue = "${env:ROUTESYNC_DEBOUNCE:-50ms}",
+      converter = DurationConverter.class,
+      defaultValue = "${env:ROUTESYNC_DEBOUNCE:-" + CoalescerSettings.DEFAULT_DEBOUNCE_TEXT + "}",
       description =
           "Quiet period before a batch is published, 0..10s (default: ${DEFAULT-VALUE})."
               + " Env: ROUTESYNC_DEBOUNCE")
-  String debounce;
+  Duration debounce;
 
   @Option(
       names = "--max-delay",
-      defaultValue = "${env:ROUTESYNC_MAX_DELAY:-500ms}",
+      converter = DurationConverter.class,
+      defaultValue = "${env:ROUTESYNC_MAX_DELAY:-" + CoalescerSettings.DEFAULT_MAX_DELAY_TEXT + "}",
       description =
           "Longest a change waits while changes keep coming, debounce..1m (default:"
               + " ${DEFAULT-VALUE})."
               + " Env: ROUTESYNC_MAX_DELAY")
-  String maxDelay;
+  Duration maxDelay;
 
   @Option(
       names = "--max-batch",
-      defaultValue = "${env:ROUTESYNC_MAX_BATCH:-5000}",
+      defaultValue = "${env:ROUTESYNC_MAX_BATCH:-" + CoalescerSettings.DEFAULT_MAX_BATCH + "}",
       description =
           "Dirty services that force a flush (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_MAX_BATCH")
-  String maxBatch;
+  int maxBatch;
 
   @Option(
       names = "--relist-after",
-      defaultValue = "${env:ROUTESYNC_RELIST_AFTER:-10s}",
+      converter = DurationConverter.class,
+      defaultValue =
+          "${env:ROUTESYNC_RELIST_AFTER:-" + WatchSettings.DEFAULT_RELIST_AFTER_TEXT + "}",
       description =
           "Relist after a watch outage longer than this, 1s..1h (default: ${DEFAULT-VALUE})."
               + " Env: ROUTESYNC_RELIST_AFTER")
-  String relistAfter;
+  Duration relistAfter;
 
   // Descriptions are format strings to picocli: a literal percent sign is written %%.
   @Option(
       names = "--resync",
-      defaultValue = "${env:ROUTESYNC_RESYNC:-10m}",
+      converter = DurationConverter.class,
+      defaultValue = "${env:ROUTESYNC_RESYNC:-" + WatchSettings.DEFAULT_RESYNC_TEXT + "}",
       description =
           "Anti-entropy relist period, 1m..24h, jittered +-10%%; 0 turns it off (default:"
               + " ${DEFAULT-VALUE})."
               + " Env: ROUTESYNC_RESYNC")
-  String resync;
+  Duration resync;
 
   @Option(
       names = "--listen-tcp",
+      converter = HostPortConverter.class,
       defaultValue = "${env:ROUTESYNC_LISTEN_TCP:-}",
       description =
           "Also serve the socket's API on this loopback HOST:PORT (e.g. 127.0.0.1:9465), to every"
               + " local user; needs --listen-tcp-insecure. Empty for none. Env: ROUTESYNC_LISTEN_TCP")
-  String listenTcp;
+  Optional<InetSocketAddress> listenTcp;
 
   // TCP has no peer check: the socket's 0660 mode is the only access control the agent has, and
   // a loopback port bypasses it for every user and every pod sharing the node's network. So
   // --listen-tcp is refused unless the operator says, in a separate flag, that they accept it.
+  // A fallback value, so the flag means true: picocli would otherwise toggle the default, and the
+  // flag given with ROUTESYNC_LISTEN_TCP_INSECURE=true would take the acknowledgement back. 0..1
+  // keeps the --listen-tcp-insecure=false form working.
   @Option(
       names = "--listen-tcp-insecure",
+      arity = "0..1",
+      fallbackValue = "true",
       defaultValue = "${env:ROUTESYNC_LISTEN_TCP_INSECURE:-false}",
       description =
           "Accept that --listen-tcp serves every local user: TCP has no group check, unlike the"
@@ -149,254 +160,88 @@ public final class AgentOptions {
 
   @Option(
       names = "--grpc-reflection",
-      defaultValue = "${env:ROUTESYNC_GRPC_REFLECTION:-true}",
       arity = "1",
+      defaultValue =
+          "${env:ROUTESYNC_GRPC_REFLECTION:-" + AgentConfig.DEFAULT_GRPC_REFLECTION + "}",
       description =
           "Serve gRPC server reflection (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_GRPC_REFLECTION")
-  String grpcReflection;
+  boolean grpcReflection;
 
   @Option(
       names = "--shutdown-timeout",
-      defaultValue = "${env:ROUTESYNC_SHUTDOWN_TIMEOUT:-10s}",
+      converter = DurationConverter.class,
+      defaultValue =
+          "${env:ROUTESYNC_SHUTDOWN_TIMEOUT:-" + AgentConfig.DEFAULT_SHUTDOWN_TIMEOUT_TEXT + "}",
       description =
           "Longest a graceful stop may take, 1s..5m (default: ${DEFAULT-VALUE}). Env:"
               + " ROUTESYNC_SHUTDOWN_TIMEOUT")
-  String shutdownTimeout;
+  Duration shutdownTimeout;
 
   @Option(
       names = "--max-connections",
-      defaultValue = "${env:ROUTESYNC_MAX_CONNECTIONS:-1024}",
+      defaultValue =
+          "${env:ROUTESYNC_MAX_CONNECTIONS:-" + ConnectionLimits.DEFAULT_MAX_CONNECTIONS + "}",
       description =
-          "Connections the socket (and --listen-tcp) accepts at once; more are closed at accept"
-              + " (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_MAX_CONNECTIONS")
-  String maxConnections;
+          "Connections the socket (and --listen-tcp) accepts at once, 1..1000000; more are closed"
+              + " at accept (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_MAX_CONNECTIONS")
+  int maxConnections;
 
   @Option(
       names = "--header-timeout",
-      defaultValue = "${env:ROUTESYNC_HEADER_TIMEOUT:-10s}",
+      converter = DurationConverter.class,
+      defaultValue =
+          "${env:ROUTESYNC_HEADER_TIMEOUT:-" + ConnectionLimits.DEFAULT_HEADER_TIMEOUT_TEXT + "}",
       description =
-          "A request's headers must arrive within this, or the connection is closed (default:"
-              + " ${DEFAULT-VALUE}). Env: ROUTESYNC_HEADER_TIMEOUT")
-  String headerTimeout;
+          "A request's headers must arrive within this, 1s..5m, or the connection is closed"
+              + " (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_HEADER_TIMEOUT")
+  Duration headerTimeout;
 
   @Option(
       names = "--idle-timeout",
-      defaultValue = "${env:ROUTESYNC_IDLE_TIMEOUT:-5m}",
+      converter = DurationConverter.class,
+      defaultValue =
+          "${env:ROUTESYNC_IDLE_TIMEOUT:-" + ConnectionLimits.DEFAULT_IDLE_TIMEOUT_TEXT + "}",
       description =
-          "Close a connection with no request or stream open for this long; open Watch streams"
-              + " are never cut (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_IDLE_TIMEOUT")
-  String idleTimeout;
+          "Close a connection with no request or stream open for this long, 1s..24h; open Watch"
+              + " streams are never cut (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_IDLE_TIMEOUT")
+  Duration idleTimeout;
 
   @Option(
       names = "--node-name",
+      converter = TrimmedConverter.class,
       defaultValue = "${env:ROUTESYNC_NODE_NAME:-${env:NODE_NAME:-}}",
       description =
           "This node's name, from the downward API. Env: ROUTESYNC_NODE_NAME or NODE_NAME")
   String nodeName;
 
   /**
-   * Validates every value and builds the configuration.
+   * The configuration the flags describe; the records check every value.
    *
    * @throws IllegalArgumentException naming the flag and the problem, in one line
    */
   public AgentConfig toConfig() {
-    Source parsedSource = parseSource(source);
-    String selector = labelSelector.trim();
-    if (selector.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--label-selector must not be empty: routesync only syncs opted-in Services");
-    }
-    LabelSelectors.validate(selector);
-    List<String> namespaceList = parseNamespaces(namespaces);
-    Duration parsedDebounce = duration("--debounce", debounce, Duration.ZERO, MAX_DEBOUNCE);
-    Duration parsedMaxDelay = duration("--max-delay", maxDelay, Duration.ZERO, MAX_MAX_DELAY);
-    if (parsedMaxDelay.compareTo(parsedDebounce) < 0) {
-      throw new IllegalArgumentException(
-          "--max-delay (" + maxDelay + ") must be at least --debounce (" + debounce + ")");
-    }
-    int parsedMaxBatch = integer("--max-batch", maxBatch, 1, 1_000_000);
-    Duration parsedRelistAfter =
-        duration("--relist-after", relistAfter, MIN_RELIST_AFTER, MAX_RELIST_AFTER);
-    Duration parsedResync = offOrDuration("--resync", resync, MIN_RESYNC, MAX_RESYNC);
-    int parsedAdminPort = integer("--admin-port", adminPort, 0, 65535);
-    if (socket == null || socket.isBlank()) {
-      throw new IllegalArgumentException("--socket must not be empty");
-    }
-    Optional<Path> kubeconfigPath =
-        kubeconfig == null || kubeconfig.isBlank()
-            ? Optional.empty()
-            : Optional.of(Path.of(kubeconfig));
-    WatchSettings watch =
-        new WatchSettings(
-            namespaceList,
-            selector,
-            parsedRelistAfter,
-            parsedResync,
-            WatchSettings.DEFAULT_BACKOFF_MIN,
-            WatchSettings.DEFAULT_BACKOFF_MAX,
-            WatchSettings.DEFAULT_CONNECTIVITY_CHECK);
-    Duration parsedShutdownTimeout =
-        duration("--shutdown-timeout", shutdownTimeout, MIN_SHUTDOWN_TIMEOUT, MAX_SHUTDOWN_TIMEOUT);
-    Optional<InetSocketAddress> parsedListenTcp = parseListenTcp(listenTcp);
-    if (parsedListenTcp.isPresent() && !listenTcpInsecure) {
+    AgentConfig config =
+        new AgentConfig(
+            source,
+            kubeconfig,
+            WatchSettings.of(namespaces.names(), labelSelector, relistAfter, resync),
+            new CoalescerSettings(debounce, maxDelay, maxBatch),
+            socket,
+            adminHost,
+            adminPort,
+            nodeName,
+            listenTcp,
+            grpcReflection,
+            shutdownTimeout,
+            ConnectionLimits.of(maxConnections, headerTimeout, idleTimeout));
+    // The one rule between two flags, so it is the flags': the configuration holds the address,
+    // not the acknowledgement.
+    if (config.listenTcp().isPresent() && !listenTcpInsecure) {
       throw new IllegalArgumentException(
           "--listen-tcp serves the API to every local user (TCP has no group check, unlike the"
               + " socket); add --listen-tcp-insecure (or ROUTESYNC_LISTEN_TCP_INSECURE=true) to"
               + " accept that");
     }
-    return new AgentConfig(
-        parsedSource,
-        kubeconfigPath,
-        watch,
-        new CoalescerSettings(parsedDebounce, parsedMaxDelay, parsedMaxBatch),
-        Path.of(socket),
-        adminHost.trim(),
-        parsedAdminPort,
-        nodeName == null ? "" : nodeName.trim(),
-        parsedListenTcp,
-        parseBoolean("--grpc-reflection", grpcReflection),
-        parsedShutdownTimeout,
-        limits());
-  }
-
-  private ConnectionLimits limits() {
-    Duration header =
-        duration("--header-timeout", headerTimeout, Duration.ofSeconds(1), Duration.ofMinutes(5));
-    Duration idle =
-        duration("--idle-timeout", idleTimeout, Duration.ofSeconds(1), Duration.ofHours(24));
-    return new ConnectionLimits(
-        integer("--max-connections", maxConnections, 1, 1_000_000), header, idle);
-  }
-
-  private static Optional<InetSocketAddress> parseListenTcp(String text) {
-    if (text == null || text.isBlank()) {
-      return Optional.empty();
-    }
-    String trimmed = text.trim();
-    int colon = trimmed.lastIndexOf(':');
-    if (colon <= 0) {
-      throw new IllegalArgumentException("--listen-tcp: expected HOST:PORT, got '" + text + "'");
-    }
-    String host = trimmed.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    int port = integer("--listen-tcp port", trimmed.substring(colon + 1), 0, 65535);
-    InetAddress address;
-    try {
-      // Only literals and "localhost": no DNS lookup at start.
-      address =
-          host.equals("localhost")
-              ? InetAddress.getLoopbackAddress()
-              : InetAddress.getByAddress(host, literal(host));
-    } catch (java.net.UnknownHostException e) {
-      throw new IllegalArgumentException("--listen-tcp: '" + host + "' is not an IP literal", e);
-    }
-    if (!address.isLoopbackAddress()) {
-      throw new IllegalArgumentException(
-          "--listen-tcp must be a loopback address (127.0.0.0/8, ::1 or localhost): sidecars on"
-              + " other hosts must not reach the agent; got '"
-              + host
-              + "'");
-    }
-    return Optional.of(new InetSocketAddress(address, port));
-  }
-
-  private static byte[] literal(String host) throws java.net.UnknownHostException {
-    if (host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || Character.isDigit(c))) {
-      return InetAddress.getByName(host).getAddress(); // a literal: parsed, never resolved
-    }
-    throw new java.net.UnknownHostException(host);
-  }
-
-  private static boolean parseBoolean(String flag, String text) {
-    String trimmed = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-    if (trimmed.equals("true") || trimmed.equals("false")) {
-      return Boolean.parseBoolean(trimmed);
-    }
-    throw new IllegalArgumentException(flag + " must be true or false, got '" + text + "'");
-  }
-
-  private static Source parseSource(String text) {
-    try {
-      return Source.valueOf(text.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "--source must be endpointslices or endpoints, got '" + text + "'", e);
-    }
-  }
-
-  private static List<String> parseNamespaces(String text) {
-    if (text == null || text.isBlank()) {
-      return List.of();
-    }
-    List<String> result =
-        Arrays.stream(text.split(","))
-            .map(String::trim)
-            .filter(s -> !s.isEmpty())
-            .distinct()
-            .toList();
-    for (String namespace : result) {
-      try {
-        KubernetesNames.requireNamespace(namespace);
-      } catch (IllegalArgumentException e) { // the rule's own message, naming the flag
-        throw new IllegalArgumentException("--namespace: " + e.getMessage(), e);
-      }
-    }
-    return result;
-  }
-
-  /** {@code text} as a duration within {@code min..max}, or a one-line error naming the range. */
-  private static Duration duration(String flag, String text, Duration min, Duration max) {
-    Duration value = parseDuration(flag, text);
-    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-      throw new IllegalArgumentException(
-          flag
-              + " must be between "
-              + Durations.format(min)
-              + " and "
-              + Durations.format(max)
-              + ", got "
-              + text.trim());
-    }
-    return value;
-  }
-
-  /** As {@link #duration}, where {@code 0} also means off. */
-  private static Duration offOrDuration(String flag, String text, Duration min, Duration max) {
-    Duration value = parseDuration(flag, text);
-    if (!value.isZero() && (value.compareTo(min) < 0 || value.compareTo(max) > 0)) {
-      throw new IllegalArgumentException(
-          flag
-              + " must be 0 (off) or between "
-              + Durations.format(min)
-              + " and "
-              + Durations.format(max)
-              + ", got "
-              + text.trim());
-    }
-    return value;
-  }
-
-  private static Duration parseDuration(String flag, String text) {
-    try {
-      return Durations.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(flag + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static int integer(String flag, String text, int min, int max) {
-    int value;
-    try {
-      value = Integer.parseInt(text.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(flag + ": '" + text + "' is not a whole number", e);
-    }
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(
-          flag + " must be between " + min + " and " + max + ", got " + value);
-    }
-    return value;
+    return config;
   }
 }

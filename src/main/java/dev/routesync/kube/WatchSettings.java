@@ -1,14 +1,18 @@
 package dev.routesync.kube;
 
 import dev.routesync.kube.watch.RecoverySettings;
+import dev.routesync.table.KubernetesNames;
+import dev.routesync.units.Durations;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * What to watch and how to recover.
+ * What to watch and how to recover. The scope is checked here, once, whatever built it; messages
+ * name the flag ({@code --namespace}), because that is what an operator can change.
  *
- * @param namespaces namespaces to watch; empty means all
+ * @param namespaces namespaces to watch, each once; empty means all
  * @param labelSelector Kubernetes label selector, applied by the API server
  * @param relistAfter relist after a disconnection longer than this, because a server may resume a
  *     watch without replaying the deletions made while we were away
@@ -26,15 +30,42 @@ public record WatchSettings(
     Duration backoffMax,
     Duration connectivityCheck) {
 
-  public static final Duration DEFAULT_RELIST_AFTER = Duration.ofSeconds(10);
-  public static final Duration DEFAULT_RESYNC = Duration.ofMinutes(10);
+  // Defaults as the flags write them: the flags' defaultValue and the Durations below both read
+  // these, so --help cannot disagree with the record.
+  public static final String DEFAULT_LABEL_SELECTOR = "mesh-managed=true";
+  public static final String DEFAULT_RELIST_AFTER_TEXT = "10s";
+  public static final String DEFAULT_RESYNC_TEXT = "10m";
+
+  public static final Duration DEFAULT_RELIST_AFTER = Durations.parse(DEFAULT_RELIST_AFTER_TEXT);
+  public static final Duration DEFAULT_RESYNC = Durations.parse(DEFAULT_RESYNC_TEXT);
   public static final Duration DEFAULT_BACKOFF_MIN = Duration.ofSeconds(1);
   public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofSeconds(30);
   public static final Duration DEFAULT_CONNECTIVITY_CHECK = Duration.ofMillis(500);
 
+  // The sane ranges of --relist-after and --resync (the README's configuration table says the
+  // same): `--resync 1ms` relisted the whole cluster 87 times in 4 s, and hours beyond them
+  // overflowed the timers' arithmetic. Checked by of(...), see there.
+  public static final Duration MIN_RELIST_AFTER = Duration.ofSeconds(1);
+  public static final Duration MAX_RELIST_AFTER = Duration.ofHours(1);
+  public static final Duration MIN_RESYNC = Duration.ofMinutes(1);
+  public static final Duration MAX_RESYNC = Duration.ofHours(24);
+
   public WatchSettings {
-    namespaces = List.copyOf(namespaces);
+    // One watch per namespace: a name given twice would watch it twice.
+    namespaces = List.copyOf(new LinkedHashSet<>(namespaces));
+    for (String namespace : namespaces) {
+      try {
+        KubernetesNames.requireNamespace(namespace);
+      } catch (IllegalArgumentException e) { // the one rule's message, naming the flag
+        throw new IllegalArgumentException("--namespace: " + e.getMessage(), e);
+      }
+    }
     Objects.requireNonNull(labelSelector, "labelSelector");
+    if (labelSelector.isBlank()) {
+      throw new IllegalArgumentException(
+          "--label-selector must not be empty: routesync only syncs opted-in Services");
+    }
+    LabelSelectors.validate(labelSelector);
     Objects.requireNonNull(relistAfter, "relistAfter");
     Objects.requireNonNull(resync, "resync");
     Objects.requireNonNull(backoffMin, "backoffMin");
@@ -50,11 +81,26 @@ public record WatchSettings(
 
   /** Production defaults for the given scope. */
   public static WatchSettings of(List<String> namespaces, String labelSelector) {
+    return of(namespaces, labelSelector, DEFAULT_RELIST_AFTER, DEFAULT_RESYNC);
+  }
+
+  /**
+   * An operator's choice: the timings within the ranges of {@code --relist-after} and {@code
+   * --resync}, production defaults for the rest. The ranges are checked here, not in the canonical
+   * constructor, because they guard against unit mistakes, not against what the watch can run:
+   * tests run it with sub-second relists and resyncs to converge fast.
+   *
+   * @throws IllegalArgumentException naming the flag and its range
+   */
+  public static WatchSettings of(
+      List<String> namespaces, String labelSelector, Duration relistAfter, Duration resync) {
+    Durations.requireWithin("--relist-after", relistAfter, MIN_RELIST_AFTER, MAX_RELIST_AFTER);
+    Durations.requireOffOrWithin("--resync", resync, MIN_RESYNC, MAX_RESYNC);
     return new WatchSettings(
         namespaces,
         labelSelector,
-        DEFAULT_RELIST_AFTER,
-        DEFAULT_RESYNC,
+        relistAfter,
+        resync,
         DEFAULT_BACKOFF_MIN,
         DEFAULT_BACKOFF_MAX,
         DEFAULT_CONNECTIVITY_CHECK);

@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import dev.routesync.units.Durations;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,8 +18,11 @@ import java.util.Objects;
 public record ConnectionLimits(int maxConnections, Duration headerTimeout, Duration idleTimeout) {
 
   public static final int DEFAULT_MAX_CONNECTIONS = 1024;
-  public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
-  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
+  public static final String DEFAULT_HEADER_TIMEOUT_TEXT = "10s";
+  public static final String DEFAULT_IDLE_TIMEOUT_TEXT = "5m";
+  public static final Duration DEFAULT_HEADER_TIMEOUT =
+      Durations.parse(DEFAULT_HEADER_TIMEOUT_TEXT);
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Durations.parse(DEFAULT_IDLE_TIMEOUT_TEXT);
 
   /** The socket listener's defaults. */
   public static final ConnectionLimits DEFAULT =
@@ -40,6 +44,24 @@ public record ConnectionLimits(int maxConnections, Duration headerTimeout, Durat
     if (idleTimeout.isNegative() || idleTimeout.isZero()) {
       throw new IllegalArgumentException("idle timeout must be positive, got " + idleTimeout);
     }
+  }
+
+  /**
+   * The operator's limits, from the flags: the ranges a production agent accepts, each message
+   * naming its flag. The constructor accepts shorter timeouts, for tests.
+   */
+  public static ConnectionLimits of(
+      int maxConnections, Duration headerTimeout, Duration idleTimeout) {
+    if (maxConnections < 1 || maxConnections > 1_000_000) {
+      throw new IllegalArgumentException(
+          "--max-connections must be between 1 and 1000000, got " + maxConnections);
+    }
+    return new ConnectionLimits(
+        maxConnections,
+        Durations.requireWithin(
+            "--header-timeout", headerTimeout, Duration.ofSeconds(1), Duration.ofMinutes(5)),
+        Durations.requireWithin(
+            "--idle-timeout", idleTimeout, Duration.ofSeconds(1), Duration.ofHours(24)));
   }
 
   /** The admin listener's limits: the same timeouts, its own small cap. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.routesync.app.Main;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.sync.CoalescerSettings;
+import dev.routesync.units.Durations;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -50,13 +51,17 @@ class AgentOptionsTest {
       java.util.Set.of(
           "ROUTESYNC_REQUIRE_KUBECTL", "ROUTESYNC_TEST_LOG_LEVEL", "ROUTESYNC_LOG_LEVEL");
 
-  @Test
-  void defaultsAreTheDocumentedOnes() {
+  private static void assumeNoRoutesyncEnvironment() {
     assumeTrue(
         System.getenv().keySet().stream()
             .filter(name -> !TEST_ONLY_VARIABLES.contains(name))
             .noneMatch(name -> name.startsWith("ROUTESYNC_") || name.equals("NODE_NAME")),
         "defaults can be overridden by ROUTESYNC_* environment variables");
+  }
+
+  @Test
+  void defaultsAreTheDocumentedOnes() {
+    assumeNoRoutesyncEnvironment();
 
     AgentConfig config = config();
 
@@ -75,6 +80,70 @@ class AgentOptionsTest {
     assertThat(config.adminHost()).isEqualTo("0.0.0.0");
     assertThat(config.adminPort()).isEqualTo(9464);
     assertThat(config.nodeName()).isEmpty();
+  }
+
+  // The defaults are written once, as constants of the records; the flags' defaultValue strings
+  // name them. These two tests keep the wiring honest: what parsing nothing yields, and what
+  // --help shows, are the records' constants.
+
+  @Test
+  void parsingNoFlagsYieldsTheRecordsDefaults() {
+    assumeNoRoutesyncEnvironment();
+
+    AgentConfig config = config();
+
+    assertThat(config.source()).isEqualTo(AgentConfig.DEFAULT_SOURCE);
+    assertThat(config.socket()).isEqualTo(Path.of(AgentConfig.DEFAULT_SOCKET));
+    assertThat(config.adminHost()).isEqualTo(AgentConfig.DEFAULT_ADMIN_HOST);
+    assertThat(config.adminPort()).isEqualTo(AgentConfig.DEFAULT_ADMIN_PORT);
+    assertThat(config.grpcReflection()).isEqualTo(AgentConfig.DEFAULT_GRPC_REFLECTION);
+    assertThat(config.shutdownTimeout()).isEqualTo(AgentConfig.DEFAULT_SHUTDOWN_TIMEOUT);
+    assertThat(config.listenTcp()).isEmpty();
+    assertThat(config.coalescer()).isEqualTo(CoalescerSettings.defaults());
+    assertThat(config.watch())
+        .isEqualTo(WatchSettings.of(List.of(), WatchSettings.DEFAULT_LABEL_SELECTOR));
+    // The short constructor that code uses fills in the flags' defaults too.
+    assertThat(
+            new AgentConfig(
+                config.source(),
+                config.kubeconfig(),
+                config.watch(),
+                config.coalescer(),
+                config.socket(),
+                config.adminHost(),
+                config.adminPort(),
+                config.nodeName()))
+        .isEqualTo(config);
+  }
+
+  @Test
+  void helpShowsTheRecordsDefaults() {
+    assumeNoRoutesyncEnvironment();
+    Map<String, String> defaults = new java.util.LinkedHashMap<>();
+    defaults.put("--source", AgentConfig.DEFAULT_SOURCE.flagName());
+    defaults.put("--label-selector", WatchSettings.DEFAULT_LABEL_SELECTOR);
+    defaults.put("--socket", AgentConfig.DEFAULT_SOCKET);
+    defaults.put("--admin-host", AgentConfig.DEFAULT_ADMIN_HOST);
+    defaults.put("--admin-port", Integer.toString(AgentConfig.DEFAULT_ADMIN_PORT));
+    defaults.put("--debounce", Durations.format(CoalescerSettings.DEFAULT_DEBOUNCE));
+    defaults.put("--max-delay", Durations.format(CoalescerSettings.DEFAULT_MAX_DELAY));
+    defaults.put("--max-batch", Integer.toString(CoalescerSettings.DEFAULT_MAX_BATCH));
+    defaults.put("--relist-after", Durations.format(WatchSettings.DEFAULT_RELIST_AFTER));
+    defaults.put("--resync", Durations.format(WatchSettings.DEFAULT_RESYNC));
+    defaults.put("--grpc-reflection", Boolean.toString(AgentConfig.DEFAULT_GRPC_REFLECTION));
+    defaults.put("--shutdown-timeout", Durations.format(AgentConfig.DEFAULT_SHUTDOWN_TIMEOUT));
+    // One line per option, however picocli wraps the descriptions.
+    String help = new CommandLine(new OptionsCommand()).getUsageMessage().replaceAll("\\s+", " ");
+
+    defaults.forEach(
+        (flag, shown) ->
+            assertThat(help)
+                .as(flag)
+                .containsPattern(
+                    java.util.regex.Pattern.quote(flag)
+                        + "=<[^>]+> [^(]*\\(default: "
+                        + java.util.regex.Pattern.quote(shown)
+                        + "\\)"));
   }
 
   static Stream<Arguments> validOverrides() {
@@ -232,6 +301,15 @@ class AgentOptionsTest {
   }
 
   @Test
+  void theInsecureAcknowledgementTakesAnExplicitValueToo() {
+    assertThat(config("--listen-tcp", "127.0.0.1:0", "--listen-tcp-insecure=true").listenTcp())
+        .isPresent();
+    assertThatThrownBy(() -> config("--listen-tcp", "127.0.0.1:0", "--listen-tcp-insecure=false"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("add --listen-tcp-insecure");
+  }
+
+  @Test
   void theInsecureAcknowledgementAloneChangesNothing() {
     assertThat(config("--listen-tcp-insecure").listenTcp()).isEmpty();
   }
@@ -266,16 +344,69 @@ class AgentOptionsTest {
     }
   }
 
+  // A malformed value fails the parse (picocli: "Invalid value for option '--debounce': ..."), a
+  // well-formed one out of range fails in the record that holds it; both name the flag.
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void theInsecureFlagAcknowledgesEvenWhenTheEnvironmentAlreadyDid(@TempDir Path tempDir)
+      throws Exception {
+    // picocli toggles a boolean flag's default: with ROUTESYNC_LISTEN_TCP_INSECURE=true, the flag
+    // alone used to turn the acknowledgement off again. The agent must get past validation and
+    // fail later, at the kubeconfig that is not there.
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.routesync.app.Main",
+                "agent",
+                "--socket",
+                tempDir.resolve("rs.sock").toString(),
+                "--admin-port",
+                "0",
+                "--kubeconfig",
+                tempDir.resolve("no-such-kubeconfig").toString(),
+                "--listen-tcp",
+                "127.0.0.1:0",
+                "--listen-tcp-insecure")
+            .redirectErrorStream(true)
+            .redirectOutput(tempDir.resolve("out.txt").toFile());
+    builder.environment().put("ROUTESYNC_LISTEN_TCP_INSECURE", "true");
+    Process process = builder.start();
+    try {
+      assertThat(process.waitFor(50, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      String output = java.nio.file.Files.readString(tempDir.resolve("out.txt"));
+      assertThat(output).doesNotContain("add --listen-tcp-insecure").contains("--kubeconfig");
+      assertThat(process.exitValue()).as(output).isEqualTo(2);
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
   @ParameterizedTest(name = "{1}")
   @MethodSource("invalidValues")
   void anInvalidValueIsRejectedWithAMessageNamingTheFlag(String flag, List<String> args) {
-    AgentOptions options = parse(args.toArray(String[]::new));
-
-    assertThatThrownBy(options::toConfig)
-        .isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> config(args.toArray(String[]::new)))
+        .isInstanceOfAny(IllegalArgumentException.class, CommandLine.ParameterException.class)
         .hasMessageContaining(flag)
         .message()
         .doesNotContain("\n");
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          --debounce     | banana   | Invalid value for option '--debounce': 'banana' is not a duration (expected e.g. 0, 250ms, 10s, 5m, 1h)
+          --source       | pods     | Invalid value for option '--source': expected endpointslices or endpoints, got 'pods'
+          --admin-port   | http     | Invalid value for option '--admin-port': 'http' is not an int
+          --listen-tcp   | 9465     | Invalid value for option '--listen-tcp': expected HOST:PORT (e.g. 127.0.0.1:9465), got '9465'
+          """)
+  void aMalformedValueFailsTheParseNamingTheFlag(String flag, String value, String message) {
+    assertThatThrownBy(() -> parse(flag, value))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessage(message);
   }
 
   @ParameterizedTest

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * How a {@link ResourceWatch} recovers, whatever it watches. Every watch of an agent shares them;
  * what is watched comes from its {@link ResourceSpec}. The user-facing bounds are checked where the
- * values are parsed ({@code WatchSettings}); each timer rejects what it cannot run with.
+ * values are parsed ({@code WatchSettings.of}); each timer rejects what it cannot run with.
  *
  * @param relistAfter relist after a disconnection longer than this, because a server may resume a
  *     watch without replaying the deletions made while we were away

@@ -1,12 +1,12 @@
-package dev.routesync.config;
+package dev.routesync.units;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses the duration syntax of flags: {@code 0}, {@code 250ms}, {@code 10s}, {@code 5m}, {@code
- * 1h}.
+ * The duration syntax of flags: {@code 0}, {@code 250ms}, {@code 10s}, {@code 5m}, {@code 1h}; and
+ * the one-line range errors every duration flag gives.
  */
 public final class Durations {
 
@@ -49,5 +49,40 @@ public final class Durations {
       return millis / 1000 + "s";
     }
     return millis + "ms";
+  }
+
+  /**
+   * {@code value}, if within {@code min..max}; else a one-line error naming the flag and the range.
+   *
+   * @throws IllegalArgumentException for a value out of range
+   */
+  public static Duration requireWithin(String flag, Duration value, Duration min, Duration max) {
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      throw new IllegalArgumentException(
+          flag
+              + " must be between "
+              + format(min)
+              + " and "
+              + format(max)
+              + ", got "
+              + format(value));
+    }
+    return value;
+  }
+
+  /** As {@link #requireWithin}, where {@code 0} also means off. */
+  public static Duration requireOffOrWithin(
+      String flag, Duration value, Duration min, Duration max) {
+    if (!value.isZero() && (value.compareTo(min) < 0 || value.compareTo(max) > 0)) {
+      throw new IllegalArgumentException(
+          flag
+              + " must be 0 (off) or between "
+              + format(min)
+              + " and "
+              + format(max)
+              + ", got "
+              + format(value));
+    }
+    return value;
   }
 }

@@ -1,4 +1,4 @@
-package dev.routesync.config;
+package dev.routesync.units;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.routesync.config;
+package dev.routesync.kube;
 
 import java.util.ArrayList;
 import java.util.List;
