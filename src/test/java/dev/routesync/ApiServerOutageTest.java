@@ -1,17 +1,17 @@
 package dev.routesync;
 
-import static dev.routesync.demo.DemoObjects.slice;
+import static dev.routesync.testing.Slices.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.routesync.config.Source;
-import dev.routesync.demo.DemoObjects.Pod;
 import dev.routesync.serve.ApiServer;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.GrpcJavaClient;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.Slices.Pod;
 import dev.routesync.testing.TcpProxy;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;

@@ -3,9 +3,6 @@ package dev.routesync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.routesync.demo.DemoObjects;
-import dev.routesync.demo.DemoObjects.Conditions;
-import dev.routesync.demo.DemoObjects.Pod;
 import dev.routesync.kube.translate.SliceTranslator;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
@@ -13,6 +10,9 @@ import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.Slices;
+import dev.routesync.testing.Slices.Conditions;
+import dev.routesync.testing.Slices.Pod;
 import dev.routesync.testing.TcpProxy;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
@@ -97,8 +97,8 @@ class RandomizedSyncTest {
       case 6 -> {
         EndpointSlice slice = pick(existing);
         Map<String, String> labels = new TreeMap<>(slice.getMetadata().getLabels());
-        if (labels.remove(DemoObjects.MESH_LABEL) == null) {
-          labels.put(DemoObjects.MESH_LABEL, "true");
+        if (labels.remove(Slices.MESH_LABEL) == null) {
+          labels.put(Slices.MESH_LABEL, "true");
         }
         server.apply(
             new EndpointSliceBuilder(slice)
@@ -175,8 +175,8 @@ class RandomizedSyncTest {
     boolean labelled =
         replacing == null
             ? random.nextInt(5) != 0
-            : replacing.getMetadata().getLabels().containsKey(DemoObjects.MESH_LABEL);
-    return DemoObjects.slice(namespace, name, service, labelled, 8000 + random.nextInt(2), pods);
+            : replacing.getMetadata().getLabels().containsKey(Slices.MESH_LABEL);
+    return Slices.slice(namespace, name, service, labelled, 8000 + random.nextInt(2), pods);
   }
 
   private static Map<ServiceKey, List<Endpoint>> published(RoutingTable table) {
@@ -191,7 +191,7 @@ class RandomizedSyncTest {
     Map<ServiceKey, List<EndpointSlice>> byService = new TreeMap<>();
     for (EndpointSlice slice : server.slices()) {
       Map<String, String> labels = slice.getMetadata().getLabels();
-      if (labels != null && "true".equals(labels.get(DemoObjects.MESH_LABEL))) {
+      if (labels != null && "true".equals(labels.get(Slices.MESH_LABEL))) {
         SliceTranslator.serviceKeyOf(slice)
             .ifPresent(key -> byService.computeIfAbsent(key, k -> new ArrayList<>()).add(slice));
       }

@@ -1,15 +1,15 @@
 package dev.routesync;
 
-import static dev.routesync.demo.DemoObjects.slice;
+import static dev.routesync.testing.Slices.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.routesync.demo.DemoObjects.Conditions;
-import dev.routesync.demo.DemoObjects.Pod;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.Slices.Conditions;
+import dev.routesync.testing.Slices.Pod;
 import io.fabric8.kubernetes.api.model.Endpoints;
 import io.fabric8.kubernetes.api.model.EndpointsBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;

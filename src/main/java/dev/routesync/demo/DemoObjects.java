@@ -13,28 +13,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Builders for the Kubernetes objects the demo (and the tests) put into a mock API server. */
-public final class DemoObjects {
+/**
+ * Builders for the Kubernetes objects the demo puts into its mock API server. Demo-only: the tests
+ * have their own fixtures ({@code testing.Slices} in the test tree).
+ */
+final class DemoObjects {
 
   /** The opt-in label the agent watches by default. */
-  public static final String MESH_LABEL = "mesh-managed";
+  static final String MESH_LABEL = "mesh-managed";
 
   private DemoObjects() {}
 
   /** One endpoint of a slice: a pod's IP and conditions. */
-  public record Pod(String name, String ip, String node, String zone, Conditions conditions) {
+  record Pod(String name, String ip, String node, String zone, Conditions conditions) {
 
-    public static Pod ready(String name, String ip) {
+    static Pod ready(String name, String ip) {
       return new Pod(name, ip, "node-a", "zone-a", Conditions.READY);
     }
 
-    public Pod with(Conditions newConditions) {
+    Pod with(Conditions newConditions) {
       return new Pod(name, ip, node, zone, newConditions);
     }
   }
 
   /** The three endpoint conditions as the EndpointSlice controller sets them. */
-  public enum Conditions {
+  enum Conditions {
     READY(true, true, false),
     NOT_READY(false, false, false),
     TERMINATING_SERVING(false, true, true),
@@ -52,7 +55,7 @@ public final class DemoObjects {
   }
 
   /** An IPv4 slice of {@code service} with one TCP port named {@code http}. */
-  public static EndpointSlice slice(
+  static EndpointSlice slice(
       String namespace,
       String name,
       String service,
@@ -101,7 +104,7 @@ public final class DemoObjects {
   }
 
   /** A ClusterIP Service fronting pods on a named target port. */
-  public static Service service(String namespace, String name, boolean meshManaged) {
+  static Service service(String namespace, String name, boolean meshManaged) {
     Map<String, String> labels = meshManaged ? Map.of(MESH_LABEL, "true") : Map.of();
     return new ServiceBuilder()
         .withNewMetadata()

@@ -18,9 +18,11 @@ import io.vertx.grpc.health.HealthService;
 import io.vertx.grpc.reflection.ReflectionService;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
+import io.vertx.grpc.server.Service;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -50,33 +52,10 @@ public final class ApiServer {
   private final ConnectionGuard tcpGuard;
   private HttpServer tcp;
 
-  /** Without connection limits: for tests that build their own Vert.x. */
-  public ApiServer(
-      Vertx vertx,
-      TableView table,
-      TableTrust trust,
-      Metrics metrics,
-      Readiness readiness,
-      Path socketPath,
-      Optional<InetSocketAddress> tcpAddress,
-      boolean reflection) {
-    this(
-        vertx,
-        table,
-        trust,
-        metrics,
-        readiness,
-        socketPath,
-        tcpAddress,
-        reflection,
-        ConnectionGuards.none(),
-        ConnectionLimits.DEFAULT,
-        grpc -> {});
-  }
-
   /**
    * With {@code limits} on the socket and on the TCP port, enforced by {@code guards}, which must
-   * be the ones {@code vertx} was built with ({@link ConnectionGuards#transport()}).
+   * be the ones {@code vertx} was built with ({@link ConnectionGuards#transport()}); {@link
+   * ConnectionGuards#none()} serves without limits.
    */
   public ApiServer(
       Vertx vertx,
@@ -100,38 +79,17 @@ public final class ApiServer {
         reflection,
         guards,
         limits,
-        grpc -> {});
+        List.of());
   }
 
   /**
-   * As the public constructor, with {@code extraBindings} applied to the gRPC server last: for the
-   * serving benchmark's no-op method, so it measures this exact stack.
+   * As above, also serving {@code extraServices} on the same gRPC server, after the agent's own
+   * (registry, health, reflection): for code that measures or extends this exact serving stack,
+   * such as the serving benchmark's no-op service. Their names must differ from the agent's
+   * services ({@link GrpcServer#addService} rejects a duplicate); with reflection on, they are
+   * listed too.
    */
-  ApiServer(
-      Vertx vertx,
-      TableView table,
-      TableTrust trust,
-      Metrics metrics,
-      Readiness readiness,
-      Path socketPath,
-      Optional<InetSocketAddress> tcpAddress,
-      boolean reflection,
-      java.util.function.Consumer<GrpcServer> extraBindings) {
-    this(
-        vertx,
-        table,
-        trust,
-        metrics,
-        readiness,
-        socketPath,
-        tcpAddress,
-        reflection,
-        ConnectionGuards.none(),
-        ConnectionLimits.DEFAULT,
-        extraBindings);
-  }
-
-  private ApiServer(
+  public ApiServer(
       Vertx vertx,
       TableView table,
       TableTrust trust,
@@ -142,7 +100,7 @@ public final class ApiServer {
       boolean reflection,
       ConnectionGuards guards,
       ConnectionLimits limits,
-      java.util.function.Consumer<GrpcServer> extraBindings) {
+      List<Service> extraServices) {
     this.vertx = vertx;
     this.tcpAddress = tcpAddress;
     this.guards = guards;
@@ -169,7 +127,9 @@ public final class ApiServer {
       grpc.addService(ReflectionService.v1());
       grpc.addService(new ReflectionV1alpha()); // older grpcurl builds ask for v1alpha
     }
-    extraBindings.accept(grpc);
+    for (Service extra : extraServices) {
+      addExtra(grpc, extra);
+    }
     Router router = new HttpApi(table, trust).router(vertx);
     this.handler =
         request -> {
@@ -186,6 +146,18 @@ public final class ApiServer {
             .setInitialSettings(
                 new Http2Settings().setMaxConcurrentStreams(MAX_CONCURRENT_STREAMS));
     this.socket = new SocketServer(vertx, socketPath, handler, options, this::onConnection);
+  }
+
+  // Vert.x would reject a clash too, but only as "Duplicated name: Registry".
+  private static void addExtra(GrpcServer grpc, Service extra) {
+    String name = extra.name().fullyQualifiedName();
+    for (Service served : grpc.services()) {
+      if (served.name().fullyQualifiedName().equals(name)) {
+        throw new IllegalArgumentException(
+            "extra gRPC service " + name + " clashes with a service the agent already serves");
+      }
+    }
+    grpc.addService(extra);
   }
 
   // GOAWAY does not end open server streams: end each Watch cleanly when its connection starts

@@ -1,12 +1,12 @@
 package dev.routesync.client;
 
-import static dev.routesync.demo.DemoObjects.slice;
+import static dev.routesync.testing.Slices.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.routesync.demo.DemoObjects.Pod;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.Slices.Pod;
 import dev.routesync.testing.TcpProxy;
 import java.time.Duration;
 import java.util.List;

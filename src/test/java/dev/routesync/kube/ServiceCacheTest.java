@@ -1,10 +1,9 @@
 package dev.routesync.kube;
 
-import static dev.routesync.demo.DemoObjects.slice;
+import static dev.routesync.testing.Slices.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.routesync.demo.DemoObjects.Pod;
 import dev.routesync.kube.translate.SliceTranslator;
 import dev.routesync.kube.watch.Generation;
 import dev.routesync.kube.watch.GenerationListener;
@@ -12,6 +11,7 @@ import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.observe.Metrics;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.Slices.Pod;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;

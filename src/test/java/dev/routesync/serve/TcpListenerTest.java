@@ -45,7 +45,9 @@ class TcpListenerTest {
             new Readiness(),
             dir.resolve("api.sock"),
             Optional.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),
-            false);
+            false,
+            ConnectionGuards.none(),
+            ConnectionLimits.DEFAULT);
     server.listen().await(10, TimeUnit.SECONDS);
     ManagedChannel channel =
         NettyChannelBuilder.forAddress("127.0.0.1", server.tcpPort()).usePlaintext().build();

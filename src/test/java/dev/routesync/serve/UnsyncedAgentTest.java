@@ -1,16 +1,16 @@
 package dev.routesync.serve;
 
-import static dev.routesync.demo.DemoObjects.slice;
+import static dev.routesync.testing.Slices.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.api.v1.WatchRequest;
-import dev.routesync.demo.DemoObjects.Pod;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.GrpcJavaClient;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.Slices.Pod;
 import dev.routesync.testing.TcpProxy;
 import dev.routesync.testing.UdsHttp;
 import dev.routesync.testing.WatchRecorder;

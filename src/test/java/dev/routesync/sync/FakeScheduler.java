@@ -10,13 +10,14 @@ import java.util.PriorityQueue;
 /**
  * A hand-written {@link Scheduler} on a fake clock, for tests that must never sleep.
  *
- * <p>Time only moves when the test calls {@link #advance(Duration)}, {@link #advanceNanos(long)} or
- * {@link #elapse(Duration)}. Tasks run on the calling thread, in due-time order and, for equal due
- * times, in the order they were scheduled. A task scheduled while advancing (by another task) that
- * falls due within the window runs in the same call. Cancelled tasks never run and are dropped from
- * {@link #pendingTasks()}.
+ * <p>Time only moves when the test calls {@link #advance(Duration)}, {@link #advanceNanos(long)},
+ * {@link #advanceTo(long)} or {@link #elapse(Duration)}. Tasks run on the calling thread, in
+ * due-time order and, for equal due times, in the order they were scheduled. A task scheduled while
+ * advancing (by another task) that falls due within the window runs in the same call. Cancelled
+ * tasks never run and are dropped from {@link #pendingTasks()}.
  *
- * <p>Not thread-safe, like the single context it stands in for.
+ * <p>Not thread-safe, like the single context it stands in for. Published in the test-jar: the
+ * benchmarks replay recorded time with it.
  */
 public final class FakeScheduler implements Scheduler {
 
@@ -83,6 +84,17 @@ public final class FakeScheduler implements Scheduler {
       task.runnable.run();
     }
     now = end;
+  }
+
+  /**
+   * Moves the clock to the instant {@code nanos} (now or later), running every task that falls due
+   * on the way: for replaying a recorded stream of timestamps, as the coalescing benchmark does.
+   */
+  public void advanceTo(long nanos) {
+    if (nanos < now) {
+      throw new IllegalArgumentException("time does not go backwards: " + nanos + " < " + now);
+    }
+    advanceNanos(nanos - now);
   }
 
   /**

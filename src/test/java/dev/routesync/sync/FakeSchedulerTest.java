@@ -102,6 +102,21 @@ class FakeSchedulerTest {
   }
 
   @Test
+  void advanceToMovesTheClockToAnInstantRunningWhatFallsDueOnTheWay() {
+    record(10, "a");
+    record(40, "b");
+
+    scheduler.advanceTo(25);
+    scheduler.advanceTo(25); // standing still is fine (replayed events may share an instant)
+
+    assertThat(ran).containsExactly("a@10");
+    assertThat(scheduler.nanoTime()).isEqualTo(25);
+    assertThatThrownBy(() -> scheduler.advanceTo(24))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("24 < 25");
+  }
+
+  @Test
   void negativeDelaysAndBackwardTimeAreRejected() {
     assertThatThrownBy(() -> scheduler.schedule(-1, () -> {}))
         .isInstanceOf(IllegalArgumentException.class);

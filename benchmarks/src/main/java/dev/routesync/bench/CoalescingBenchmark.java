@@ -4,6 +4,7 @@ import dev.routesync.observe.Metrics;
 import dev.routesync.sync.Coalescer;
 import dev.routesync.sync.CoalescerSettings;
 import dev.routesync.sync.EndpointLookup;
+import dev.routesync.sync.FakeScheduler;
 import dev.routesync.sync.Reconciler;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;

@@ -6,10 +6,10 @@ import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.config.AgentConfig;
 import dev.routesync.config.Source;
-import dev.routesync.demo.DemoObjects;
-import dev.routesync.demo.DemoObjects.Pod;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.sync.CoalescerSettings;
+import dev.routesync.testing.Slices;
+import dev.routesync.testing.Slices.Pod;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -180,7 +180,7 @@ public class EndToEndChurnBenchmark {
               "10." + (service / 250) + "." + (service % 250) + "." + (i + 1 + seq % 3)));
     }
     return new EndpointSliceBuilder(
-            DemoObjects.slice("bench", "svc-" + service + "-x", "svc-" + service, true, 8080, pods))
+            Slices.slice("bench", "svc-" + service + "-x", "svc-" + service, true, 8080, pods))
         .editMetadata()
         // Every write bumps the resourceVersion; informers treat an unchanged one as a resync.
         .withResourceVersion(String.valueOf(seq + 1))

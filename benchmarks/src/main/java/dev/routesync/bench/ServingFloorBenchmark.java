@@ -3,7 +3,6 @@ package dev.routesync.bench;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.observe.Metrics;
-import dev.routesync.serve.FloorServer;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableWriter;
@@ -46,7 +45,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The serving floor: latency of a gRPC {@code Resolve} over the agent's Unix socket against a no-op
  * unary method on the same server, socket, connection and client. The no-op ({@code
- * routesync.v1.Registry/Noop}, see {@link FloorServer}) takes the same {@code ResolveRequest} and
+ * routesync.bench.Floor/Noop}, see {@link FloorServer}) takes the same {@code ResolveRequest} and
  * answers an empty {@code ServiceEndpoints} after the request has ended, so it is what any unary
  * call over this socket costs: grpc-java client, HTTP/2 over the socket, Vert.x HTTP server and
  * gRPC server, the agent's dispatch. The target is that Resolve's p50 is within 1.5x of the floor's
@@ -84,8 +83,10 @@ public class ServingFloorBenchmark {
   static final int SERVICES = 10_000;
   static final int ENDPOINTS_PER_SERVICE = 25;
 
-  static final MethodDescriptor<ResolveRequest, ServiceEndpoints> RESOLVE = unary("Resolve");
-  static final MethodDescriptor<ResolveRequest, ServiceEndpoints> NOOP = unary("Noop");
+  static final MethodDescriptor<ResolveRequest, ServiceEndpoints> RESOLVE =
+      unary("routesync.v1.Registry/Resolve");
+  static final MethodDescriptor<ResolveRequest, ServiceEndpoints> NOOP =
+      unary(FloorServer.SERVICE + "/Noop");
 
   /** Vert.x Micrometer metrics, as the agent runs them. */
   @Param({"true"})
@@ -98,10 +99,10 @@ public class ServingFloorBenchmark {
   private ManagedChannel channel;
   private ResolveRequest[] requests;
 
-  private static MethodDescriptor<ResolveRequest, ServiceEndpoints> unary(String method) {
+  private static MethodDescriptor<ResolveRequest, ServiceEndpoints> unary(String fullName) {
     return MethodDescriptor.<ResolveRequest, ServiceEndpoints>newBuilder()
         .setType(MethodDescriptor.MethodType.UNARY)
-        .setFullMethodName("routesync.v1.Registry/" + method)
+        .setFullMethodName(fullName)
         .setRequestMarshaller(ProtoUtils.marshaller(ResolveRequest.getDefaultInstance()))
         .setResponseMarshaller(ProtoUtils.marshaller(ServiceEndpoints.getDefaultInstance()))
         .build();

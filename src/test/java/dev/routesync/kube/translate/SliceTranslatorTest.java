@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.routesync.demo.DemoObjects;
-import dev.routesync.demo.DemoObjects.Conditions;
-import dev.routesync.demo.DemoObjects.Pod;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.testing.Slices;
+import dev.routesync.testing.Slices.Conditions;
+import dev.routesync.testing.Slices.Pod;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
@@ -86,7 +86,7 @@ class SliceTranslatorTest {
   @Test
   void notReadyEndpointsNeverAppear() {
     EndpointSlice slice =
-        DemoObjects.slice(
+        Slices.slice(
             NS,
             "checkout-a",
             SERVICE,
@@ -227,7 +227,7 @@ class SliceTranslatorTest {
   @MethodSource("terminatingCases")
   void whenNoEndpointIsReadyServingTerminatingOnesArePublishedFlaggedTerminating(
       String description, List<Pod> pods, List<String> expectedIps, boolean terminating) {
-    EndpointSlice slice = DemoObjects.slice(NS, "checkout-a", SERVICE, true, 8080, pods);
+    EndpointSlice slice = Slices.slice(NS, "checkout-a", SERVICE, true, 8080, pods);
 
     Translation translation = SliceTranslator.translate(List.of(slice));
 
@@ -244,7 +244,7 @@ class SliceTranslatorTest {
   @Test
   void aReadyEndpointInAnotherSliceSuppressesTheTerminatingFallback() {
     EndpointSlice draining =
-        DemoObjects.slice(
+        Slices.slice(
             NS,
             "checkout-a",
             SERVICE,
@@ -252,7 +252,7 @@ class SliceTranslatorTest {
             8080,
             List.of(pod("10.0.0.1", Conditions.TERMINATING_SERVING)));
     EndpointSlice fresh =
-        DemoObjects.slice(
+        Slices.slice(
             NS, "checkout-b", SERVICE, true, 8080, List.of(pod("10.0.0.2", Conditions.READY)));
 
     assertThat(ips(SliceTranslator.translate(List.of(draining, fresh))))
@@ -663,13 +663,12 @@ class SliceTranslatorTest {
   void theSameIpv6AddressWrittenTwoWaysIsPublishedOnce() {
     EndpointSlice upper =
         new EndpointSliceBuilder(
-                DemoObjects.slice(
-                    NS, "a", SERVICE, true, 8080, List.of(Pod.ready("p1", "2001:DB8::1"))))
+                Slices.slice(NS, "a", SERVICE, true, 8080, List.of(Pod.ready("p1", "2001:DB8::1"))))
             .withAddressType("IPv6")
             .build();
     EndpointSlice expanded =
         new EndpointSliceBuilder(
-                DemoObjects.slice(
+                Slices.slice(
                     NS, "b", SERVICE, true, 8080, List.of(Pod.ready("p1", "2001:db8:0:0:0:0:0:1"))))
             .withAddressType("IPv6")
             .build();
@@ -680,7 +679,7 @@ class SliceTranslatorTest {
   @Test
   void aDrainingCopyOfAnIpIsNotHiddenByAStaleNotReadyCopy() {
     EndpointSlice stale =
-        DemoObjects.slice(
+        Slices.slice(
             NS,
             "a-first",
             SERVICE,
@@ -688,7 +687,7 @@ class SliceTranslatorTest {
             8080,
             List.of(new Pod("p1", "10.0.0.1", "n", "z", Conditions.NOT_READY)));
     EndpointSlice draining =
-        DemoObjects.slice(
+        Slices.slice(
             NS,
             "b-second",
             SERVICE,
