@@ -85,7 +85,8 @@ class AgentLifecycleTest {
     Checkpoint failed = testContext.checkpoint();
     Checkpoint successorServed = testContext.checkpoint();
     MockCluster cluster = new MockCluster();
-    Agent successor;
+    Future<Agent> successor;
+    boolean completed;
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       int port = taken.getLocalPort();
       successor =
@@ -113,13 +114,19 @@ class AgentLifecycleTest {
                                 assertThat(next.readiness().isReady()).isTrue();
                                 assertThat(socket).exists();
                                 successorServed.flag();
-                              })))
-              .await(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+                              })));
+      completed = testContext.awaitCompletion(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
     } finally {
       cluster.close(); // before the agent stops: see MockCluster#url
     }
-    successor.stop().await(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
-    awaitCompletion(testContext);
+    // Whatever started is stopped, so no agent outlives the test; then the verdict.
+    successor
+        .transform(done -> done.succeeded() ? done.result().stop() : Future.succeededFuture())
+        .await(WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(completed).as("completed within %s", WITHIN).isTrue();
+    if (testContext.failed()) {
+      throw testContext.causeOfFailure();
+    }
   }
 
   @Test
