@@ -77,6 +77,9 @@ public final class Agent {
   private final ApiServer apiServer;
   private final AdminServer adminServer;
 
+  /** The one stop, once asked for: later calls get the same future. */
+  private Future<Void> stopping;
+
   private Agent(AgentConfig config, Config kubeConfig) {
     this.config = config;
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -290,9 +293,17 @@ public final class Agent {
    * Stops gracefully, within the configured shutdown timeout: readiness and gRPC health fail at
    * once; the listeners stop accepting; HTTP/2 connections get GOAWAY; every Watch stream ends with
    * status OK so sidecars reconnect; in-flight calls complete; then the watches stop and Vert.x
-   * shuts down. Safe to call more than once.
+   * shuts down. Safe to call more than once, from any thread: every call gets the first call's
+   * future (a second drain would reach a Vert.x already closed).
    */
-  public Future<Void> stop() {
+  public synchronized Future<Void> stop() {
+    if (stopping == null) {
+      stopping = drainAndClose();
+    }
+    return stopping;
+  }
+
+  private Future<Void> drainAndClose() {
     readiness.draining();
     LOG.info("draining: up to {}", config.shutdownTimeout());
     Promise<Void> watchesStopped = Promise.promise();

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.config.Source;
 import dev.routesync.testing.AgentHarness;
+import dev.routesync.testing.Http1;
 import dev.routesync.testing.MockCluster;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.StandardProtocolFamily;
-import java.net.URI;
 import java.net.UnixDomainSocketAddress;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
@@ -28,12 +26,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class SocketFileReadinessTest {
-
-  private final HttpClient http =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(5))
-          .build();
 
   private MockCluster cluster;
   private AgentHarness agent;
@@ -61,11 +53,8 @@ class SocketFileReadinessTest {
   }
 
   private HttpResponse<String> readyz() throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/readyz"))
-            .timeout(Duration.ofSeconds(5))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    // The request timeout alone bounds only the headers; Http1 bounds the whole exchange.
+    return Http1.get("http://127.0.0.1:" + adminPort + "/readyz");
   }
 
   @Test

@@ -3,36 +3,42 @@ package dev.routesync.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.observe.Readiness;
+import dev.routesync.testing.Http1;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Probes and metrics on the admin port, read with the JDK's own HTTP client. */
+/**
+ * Probes and metrics on the admin port, read with the JDK's own HTTP client (HTTP/1.1 through
+ * {@link Http1}, each exchange bounded; HTTP/2 only where the h2c upgrade is the subject). Vert.x
+ * is the extension's: it closes it after each test.
+ */
+@ExtendWith(VertxExtension.class)
+@Timeout(60)
 class AdminServerTest {
 
   private final Readiness readiness = new Readiness();
   private final AtomicReference<String> liveness = new AtomicReference<>("");
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final HttpClient client = HttpClient.newHttpClient();
-  private Vertx vertx;
   private AdminServer server;
   private int port;
 
   @BeforeEach
-  void start() throws Exception {
-    vertx = Vertx.vertx();
+  void start(Vertx vertx) throws Exception {
     server =
         new AdminServer(
             vertx,
@@ -47,13 +53,10 @@ class AdminServerTest {
   @AfterEach
   void stop() throws Exception {
     server.close().await(10, TimeUnit.SECONDS);
-    vertx.close().await(10, TimeUnit.SECONDS);
   }
 
   private HttpResponse<String> get(String path) throws Exception {
-    return client.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return Http1.get("http://127.0.0.1:" + port + path);
   }
 
   @Test
@@ -95,13 +98,8 @@ class AdminServerTest {
     for (int i = 0; i < 100; i++) {
       HttpClient fresh = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
       HttpResponse<String> metrics =
-          fresh
-              .sendAsync(
-                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                      .timeout(Duration.ofSeconds(5))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .get(10, TimeUnit.SECONDS);
+          Http1.send(
+              fresh, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")));
       assertThat(metrics.statusCode()).isEqualTo(200);
       assertThat(metrics.body().length()).isGreaterThan(16 * 1024);
       assertThat(metrics.body()).contains("n=\"399\"");

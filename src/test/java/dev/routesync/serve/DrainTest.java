@@ -18,18 +18,42 @@ import io.grpc.ClientCall;
 import io.grpc.ConnectivityState;
 import io.grpc.Metadata;
 import io.grpc.Status;
+import io.vertx.junit5.Checkpoint;
+import io.vertx.junit5.Timeout;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The seed's drain rules applied to the agent itself. */
+/**
+ * The seed's drain rules applied to the agent itself. The drain is a Vert.x future: what must hold
+ * when it completes is checked in its callback, on the event loop, through the {@link
+ * VertxTestContext}, so a failed drain or a broken rule fails the test there and then; each test
+ * waits for it within a bound while its harness is still open.
+ */
+@ExtendWith(VertxExtension.class)
+@Timeout(value = 60, timeUnit = TimeUnit.SECONDS)
 class DrainTest {
 
+  /** Waits for every checkpoint of {@code testContext}; rethrows what failed it. */
+  private static void awaitCompletion(VertxTestContext testContext, Duration within)
+      throws Throwable {
+    assertThat(testContext.awaitCompletion(within.toMillis(), TimeUnit.MILLISECONDS))
+        .as("completed within %s", within)
+        .isTrue();
+    if (testContext.failed()) {
+      throw testContext.causeOfFailure();
+    }
+  }
+
   @Test
-  void shutdownEndsEveryWatchCleanlyAndFinishesInFlightCallsWithinTheTimeout() throws Exception {
+  void shutdownEndsEveryWatchCleanlyAndFinishesInFlightCallsWithinTheTimeout(
+      VertxTestContext testContext) throws Throwable {
     Duration timeout = Duration.ofSeconds(5);
     try (ServeHarness serve = new ServeHarness();
         GrpcJavaClient grpc = new GrpcJavaClient(serve.socket())) {
@@ -43,16 +67,22 @@ class DrainTest {
       }
       await().atMost(Duration.ofSeconds(10)).until(() -> serve.server().watchStreams() == 100);
 
+      Checkpoint drained = testContext.checkpoint();
       long start = System.nanoTime();
-      CompletableFuture<Void> drained =
-          CompletableFuture.runAsync(
-              () -> {
-                try {
-                  serve.shutdown(timeout);
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
+      serve
+          .server()
+          .shutdown(timeout)
+          .onComplete(
+              testContext.succeeding(
+                  ignored ->
+                      testContext.verify(
+                          () -> {
+                            // Done when the last call finished, not when the timeout ran out.
+                            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                                .isLessThan(timeout);
+                            assertThat(serve.socket()).doesNotExist();
+                            drained.flag();
+                          })));
       // Every Watch ends with OK (GOAWAY first, then a clean end), not a reset.
       await().atMost(timeout).until(() -> watchers.stream().allMatch(w -> w.ended() != null));
       for (WatchRecorder watcher : watchers) {
@@ -62,9 +92,7 @@ class DrainTest {
       for (InFlight call : inFlight) {
         assertThat(call.result.get(10, TimeUnit.SECONDS).getName()).isEqualTo("cart");
       }
-      drained.get(timeout.toSeconds() + 5, TimeUnit.SECONDS);
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(timeout);
-      assertThat(serve.socket()).doesNotExist();
+      awaitCompletion(testContext, timeout.plusSeconds(5));
       // GOAWAY took the channel out of READY: new calls must go to the next agent.
       assertThat(grpc.channel().getState(false)).isNotEqualTo(ConnectivityState.READY);
     }
@@ -76,7 +104,7 @@ class DrainTest {
    * outcome; an ERROR (Vert.x's "promise is null" NPE, one per stream) is not.
    */
   @Test
-  void drainingWithWatchersThatNeverReadLogsNoError() throws Exception {
+  void drainingWithWatchersThatNeverReadLogsNoError(VertxTestContext testContext) throws Throwable {
     Duration timeout = Duration.ofMillis(500);
     List<RawConnection> stuck = new ArrayList<>();
     try (LogCapture log = new LogCapture(org.slf4j.Logger.ROOT_LOGGER_NAME, Level.WARN);
@@ -97,9 +125,22 @@ class DrainTest {
       for (int i = 0; i < 100; i++) {
         serve.put("shop", "cart", 400 + i % 2);
       }
+      Checkpoint drained = testContext.checkpoint();
       long start = System.nanoTime();
-      serve.shutdown(timeout);
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(timeout.plusSeconds(3));
+      serve
+          .server()
+          .shutdown(timeout)
+          .onComplete(
+              testContext.succeeding(
+                  ignored ->
+                      testContext.verify(
+                          () -> {
+                            // The timeout cut the blocked connections; nothing waited longer.
+                            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                                .isLessThan(timeout.plusSeconds(3));
+                            drained.flag();
+                          })));
+      awaitCompletion(testContext, timeout.plusSeconds(5));
       // The cut connections take their streams with them.
       await().atMost(Duration.ofSeconds(5)).until(() -> serve.server().watchStreams() == 0);
       assertThat(log.atLeast(Level.ERROR)).isEmpty();

@@ -10,14 +10,19 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Requests Vert.x rejects before any router sees them (request line or headers too long, garbage)
  * still get a JSON error body, on the socket and on the admin port.
  */
+@ExtendWith(VertxExtension.class)
+@Timeout(60)
 class InvalidRequestTest {
 
   private static final String LONG_URI = "GET /v1/services?x=" + "a".repeat(5000) + " HTTP/1.1\r\n";
@@ -36,23 +41,18 @@ class InvalidRequestTest {
   }
 
   @Test
-  void tooLongUriAndHeadersGetJsonOnTheAdminPort() throws Exception {
-    Vertx vertx = Vertx.vertx();
-    try {
-      AdminServer admin =
-          new AdminServer(
-              vertx,
-              "127.0.0.1",
-              0,
-              new Readiness(),
-              () -> Future.succeededFuture(""),
-              () -> new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-      int port = admin.listen().await(10, TimeUnit.SECONDS);
-      assertJsonError(RawConnection.tcp(port), LONG_URI + "Host: localhost\r\n\r\n", 414, "line");
-      assertJsonError(RawConnection.tcp(port), LONG_HEADER, 431, "headers");
-    } finally {
-      vertx.close().await(10, TimeUnit.SECONDS);
-    }
+  void tooLongUriAndHeadersGetJsonOnTheAdminPort(Vertx vertx) throws Exception {
+    AdminServer admin =
+        new AdminServer(
+            vertx,
+            "127.0.0.1",
+            0,
+            new Readiness(),
+            () -> Future.succeededFuture(""),
+            () -> new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    int port = admin.listen().await(10, TimeUnit.SECONDS);
+    assertJsonError(RawConnection.tcp(port), LONG_URI + "Host: localhost\r\n\r\n", 414, "line");
+    assertJsonError(RawConnection.tcp(port), LONG_HEADER, 431, "headers");
   }
 
   private static void assertJsonError(

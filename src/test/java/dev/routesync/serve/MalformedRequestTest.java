@@ -11,6 +11,7 @@ import dev.routesync.testing.ServeHarness;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.junit5.VertxExtension;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,6 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Requests no gRPC library would send, written frame by frame: each one gets a status, at once, and
  * leaves nothing behind. Before, most got no headers and no reset, ever.
  */
+@ExtendWith(VertxExtension.class)
 @Timeout(60)
 class MalformedRequestTest {
 
@@ -42,21 +45,18 @@ class MalformedRequestTest {
   private static final String INTERNAL = "13";
 
   private ServeHarness serve;
-  private Vertx vertx;
   private RawGrpc raw;
 
   @BeforeEach
-  void start() throws Exception {
+  void start(Vertx vertx) throws Exception {
     serve = new ServeHarness();
     serve.put("shop", "cart", 2);
-    vertx = Vertx.vertx();
     raw = new RawGrpc(vertx, serve.socket());
   }
 
   @AfterEach
   void stop() throws Exception {
     raw.close();
-    vertx.close().await(10, TimeUnit.SECONDS);
     serve.close();
   }
 

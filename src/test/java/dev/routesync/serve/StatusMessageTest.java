@@ -10,40 +10,39 @@ import dev.routesync.testing.NameRule;
 import dev.routesync.testing.ServeHarness;
 import io.grpc.StatusRuntimeException;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code grpc-message} on the wire is percent-encoded the gRPC way: only bytes outside 0x20-0x7E,
  * and '%' itself, are escaped (as UTF-8 bytes). Form encoding, as Vert.x does, also escapes '/',
  * ':' and friends, which a client that shows the raw value prints as {@code shop%2Fnope}.
  */
+@ExtendWith(VertxExtension.class)
 @Timeout(60)
 class StatusMessageTest {
 
   private ServeHarness serve;
   private GrpcJavaClient grpc;
-  private Vertx vertx;
   private RawGrpc raw;
 
   @BeforeEach
-  void start() throws Exception {
+  void start(Vertx vertx) throws Exception {
     serve = new ServeHarness();
     serve.put("shop", "cart", 1);
     grpc = new GrpcJavaClient(serve.socket());
-    vertx = Vertx.vertx();
     raw = new RawGrpc(vertx, serve.socket());
   }
 
   @AfterEach
   void stop() throws Exception {
     raw.close();
-    vertx.close().await(10, TimeUnit.SECONDS);
     grpc.close();
     serve.close();
   }

@@ -13,6 +13,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
@@ -24,16 +25,22 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code --listen-tcp}: the same gRPC and HTTP API on loopback. */
+/**
+ * {@code --listen-tcp}: the same gRPC and HTTP API on loopback, read by independent clients
+ * (grpc-java with a deadline, the JDK's HTTP/1.1 client through {@link Http1}).
+ */
+@ExtendWith(VertxExtension.class)
+@Timeout(60)
 class TcpListenerTest {
 
   @TempDir Path dir;
 
   @Test
-  void servesGrpcAndHttpOnLoopbackToo() throws Exception {
-    Vertx vertx = Vertx.vertx();
+  void servesGrpcAndHttpOnLoopbackToo(Vertx vertx) throws Exception {
     TableWriter table = new TableWriter(Clock.systemUTC(), 16);
     table.publish(Map.of(new dev.routesync.table.ServiceKey("shop", "cart"), List.of()), List.of());
     ApiServer server =
@@ -66,7 +73,6 @@ class TcpListenerTest {
     } finally {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
       server.shutdown(Duration.ZERO).await(10, TimeUnit.SECONDS);
-      vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
 }

@@ -15,6 +15,7 @@ import io.grpc.stub.ClientResponseObserver;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -56,7 +57,11 @@ class WatchLoadTest {
       serve.put("shop", "seed", 1);
       SlowWatcher slow = new SlowWatcher();
       ClientCalls.asyncServerStreamingCall(
-          grpc.channel().newCall(GrpcJavaClient.WATCH, CallOptions.DEFAULT),
+          grpc.channel()
+              .newCall(
+                  GrpcJavaClient.WATCH,
+                  CallOptions.DEFAULT.withDeadlineAfter(
+                      GrpcJavaClient.WATCH_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)),
           WatchRequest.getDefaultInstance(),
           slow);
       await().atMost(WAIT).until(() -> slow.recorder.events().size() == 1);
