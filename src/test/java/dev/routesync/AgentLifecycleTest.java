@@ -1,18 +1,18 @@
 package dev.routesync;
 
-import static dev.routesync.demo.DemoObjects.slice;
+import static dev.routesync.testing.Slices.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.config.AgentConfig;
 import dev.routesync.config.Source;
-import dev.routesync.demo.DemoObjects.Pod;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.sync.CoalescerSettings;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.GrpcJavaClient;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.Slices.Pod;
 import dev.routesync.testing.WatchRecorder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
