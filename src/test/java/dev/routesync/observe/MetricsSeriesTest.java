@@ -1,0 +1,100 @@
+package dev.routesync.observe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.routesync.kube.translate.SkipReason;
+import dev.routesync.kube.watch.WatchEvent;
+import dev.routesync.sync.Batch;
+import dev.routesync.table.TableWriter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.grpc.common.GrpcStatus;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What dashboards, the PrometheusRule in daemonset/monitoring/ and alerts see: every routesync
+ * series, with its labels, help text and type, after every label value the agent emits has been
+ * recorded once. Values are left out; names, label names and values, descriptions and bucket
+ * layouts must stay as in {@code routesync-series.txt}. A characterization test: the expected list
+ * was scraped from the agent before its observation was typed, and must not change with it.
+ */
+class MetricsSeriesTest {
+
+  private static final List<String> KINDS = List.of("EndpointSlice", "Endpoints");
+  private static final List<String> RELIST_REASONS =
+      List.of("initial", "failure", "resync", "outage", "gone");
+  private static final List<String> GRPC_METHODS = List.of("Resolve", "List", "Watch");
+
+  @Test
+  void everySeriesKeepsItsNameLabelsAndHelp() throws IOException {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Metrics metrics = new Metrics(registry);
+    metrics.bindTable(new TableWriter(Clock.systemUTC(), 16));
+    metrics.bindDisconnected(() -> 0);
+    for (String kind : KINDS) {
+      for (WatchEvent.Type type : WatchEvent.Type.values()) {
+        metrics.watchEvent(kind, type.label());
+      }
+    }
+    for (String reason : RELIST_REASONS) {
+      metrics.relist(reason);
+    }
+    metrics.apiConnected(true);
+    for (SkipReason reason : SkipReason.values()) {
+      metrics.skipped(reason.label());
+    }
+    for (Batch.Cause cause : Batch.Cause.values()) {
+      metrics.batch(cause.name(), 3, 1_000_000);
+    }
+    metrics.flushed(1_000_000);
+    metrics.publishLatency(1_000_000);
+    metrics.networkProgramming(Duration.ofMillis(300));
+    for (String method : GRPC_METHODS) {
+      for (GrpcStatus status : GrpcStatus.values()) {
+        metrics.grpcRequest(method, status.name());
+      }
+      metrics.grpcRequest(method, "ABORTED_BY_CLIENT");
+    }
+    metrics.watchSubscribers(1);
+    metrics.watchMessage(2);
+    metrics.watchLagged("coalesced");
+    metrics.watchLagged("reset");
+
+    assertThat(String.join("\n", withoutValues(registry.scrape())))
+        .isEqualTo(String.join("\n", expected()));
+  }
+
+  /** Comment lines (HELP, TYPE) whole; series lines without their sample value; sorted. */
+  private static TreeSet<String> withoutValues(String scrape) {
+    TreeSet<String> lines = new TreeSet<>();
+    for (String line : scrape.split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      lines.add(line.startsWith("#") ? line : line.substring(0, line.lastIndexOf(' ')));
+    }
+    return lines;
+  }
+
+  private static TreeSet<String> expected() throws IOException {
+    try (InputStream in =
+        Objects.requireNonNull(
+            MetricsSeriesTest.class.getResourceAsStream("routesync-series.txt"))) {
+      TreeSet<String> lines = new TreeSet<>();
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (!line.isBlank()) {
+          lines.add(line);
+        }
+      }
+      return lines;
+    }
+  }
+}
