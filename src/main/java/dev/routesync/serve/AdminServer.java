@@ -1,6 +1,5 @@
 package dev.routesync.serve;
 
-import dev.routesync.observe.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

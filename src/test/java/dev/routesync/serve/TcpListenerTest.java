@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.observe.Metrics;
-import dev.routesync.observe.Readiness;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import dev.routesync.testing.Http1;

@@ -1,8 +1,8 @@
 package dev.routesync.testing;
 
 import dev.routesync.observe.Metrics;
-import dev.routesync.observe.Readiness;
 import dev.routesync.serve.ApiServer;
+import dev.routesync.serve.Readiness;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;

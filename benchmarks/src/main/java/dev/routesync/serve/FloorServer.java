@@ -4,7 +4,6 @@ import dev.routesync.api.v1.RegistryGrpcService;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.observe.Metrics;
-import dev.routesync.observe.Readiness;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Future;
