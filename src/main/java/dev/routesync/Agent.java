@@ -134,7 +134,9 @@ public final class Agent {
     ServiceCache<T> cache = new ServiceCache<>(kind, skips);
     Coalescer newCoalescer =
         new Coalescer(
-            new VertxScheduler(vertx), config.coalescer(), new Reconciler(cache, table, metrics));
+            new VertxScheduler(vertx),
+            config.coalescer(),
+            new Reconciler(cache, table, metrics.sync()));
     ResourceWatch<T> newSupervisor =
         new ResourceWatch<>(
             ServiceIndex.spec(kind, client, config.watch()),

@@ -1,19 +1,15 @@
 package dev.routesync.observe;
 
+import dev.routesync.sync.SyncObserver;
 import dev.routesync.table.TableView;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
@@ -30,11 +26,7 @@ public final class Metrics {
   // Tagged counters by name and tag values: registering looks the meter up in the registry, which
   // is too slow for a call per watch event.
   private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
-  private final DistributionSummary batchSize;
-  private final Timer debounceWait;
-  private final Timer flush;
-  private final Timer publishLatency;
-  private final Timer networkProgramming;
+  private final SyncMetrics sync;
   private final AtomicInteger apiConnected = new AtomicInteger();
   private final AtomicInteger watchSubscribers = new AtomicInteger();
   private final Counter watchMessages;
@@ -42,45 +34,7 @@ public final class Metrics {
 
   public Metrics(MeterRegistry registry) {
     this.registry = registry;
-    this.batchSize =
-        DistributionSummary.builder("routesync.batch.size")
-            .description("Services recomputed per flushed batch")
-            .serviceLevelObjectives(1, 10, 100, 1000, 5000, 10000)
-            .register(registry);
-    this.debounceWait =
-        Timer.builder("routesync.debounce.wait")
-            .description("How long the oldest change of a batch waited before its flush")
-            .serviceLevelObjectives(
-                millis(1), millis(10), millis(50), millis(100), millis(500), millis(1000))
-            .register(registry);
-    this.flush =
-        Timer.builder("routesync.flush.duration")
-            .description("Time to recompute a batch and publish the table")
-            .serviceLevelObjectives(
-                millis(1), millis(5), millis(10), millis(50), millis(100), millis(500))
-            .register(registry);
-    this.publishLatency =
-        Timer.builder("routesync.publish.latency")
-            .description("From a watch event's arrival to the table version that includes it")
-            .serviceLevelObjectives(
-                millis(1),
-                millis(5),
-                millis(10),
-                millis(25),
-                millis(50),
-                millis(100),
-                millis(250),
-                millis(500),
-                millis(1000),
-                millis(5000))
-            .register(registry);
-    this.networkProgramming =
-        Timer.builder("routesync.network.programming.duration")
-            .description(
-                "From the endpoints.kubernetes.io/last-change-trigger-time annotation to the table"
-                    + " version that includes the change (kube-proxy's buckets)")
-            .serviceLevelObjectives(kubeProxyNetworkProgrammingBuckets())
-            .register(registry);
+    this.sync = new SyncMetrics(registry);
     Gauge.builder("routesync.watch.subscribers", watchSubscribers, AtomicInteger::get)
         .description("Open gRPC Watch streams")
         .register(registry);
@@ -99,6 +53,11 @@ public final class Metrics {
 
   public MeterRegistry registry() {
     return registry;
+  }
+
+  /** What the sync stage reports: batches, flush time, latencies. */
+  public SyncObserver sync() {
+    return sync;
   }
 
   /** Registers the gauges that read the published table. */
@@ -137,48 +96,6 @@ public final class Metrics {
             "type",
             type)
         .increment();
-  }
-
-  public void batch(String cause, int size, long waitNanos) {
-    counter(
-            "routesync.batches",
-            "Batches flushed, by what triggered the flush",
-            "cause",
-            cause.toLowerCase(Locale.ROOT))
-        .increment();
-    batchSize.record(size);
-    debounceWait.record(waitNanos, TimeUnit.NANOSECONDS);
-  }
-
-  public void flushed(long nanos) {
-    flush.record(nanos, TimeUnit.NANOSECONDS);
-  }
-
-  public void publishLatency(long nanos) {
-    publishLatency.record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
-  }
-
-  /** Negative durations (clock skew between the controller and this node) count as zero. */
-  public void networkProgramming(Duration sinceTrigger) {
-    networkProgramming.record(sinceTrigger.isNegative() ? Duration.ZERO : sinceTrigger);
-  }
-
-  // kube-proxy's network_programming_duration_seconds layout: 0.25 s steps to 1 s, 1 s steps to
-  // 59 s, 5 s steps to 115 s, 30 s steps to 300 s.
-  private static Duration[] kubeProxyNetworkProgrammingBuckets() {
-    java.util.List<Duration> buckets = new java.util.ArrayList<>();
-    buckets.add(Duration.ofMillis(250));
-    buckets.add(Duration.ofMillis(500));
-    for (int s = 1; s <= 59; s++) {
-      buckets.add(Duration.ofSeconds(s));
-    }
-    for (int s = 60; s <= 115; s += 5) {
-      buckets.add(Duration.ofSeconds(s));
-    }
-    for (int s = 120; s <= 300; s += 30) {
-      buckets.add(Duration.ofSeconds(s));
-    }
-    return buckets.toArray(Duration[]::new);
   }
 
   public void relist(String reason) {
@@ -244,9 +161,5 @@ public final class Metrics {
     key.addAll(Arrays.asList(tags));
     return counters.computeIfAbsent(
         key, k -> Counter.builder(name).description(description).tags(tags).register(registry));
-  }
-
-  private static Duration millis(long millis) {
-    return Duration.ofMillis(millis);
   }
 }

@@ -52,11 +52,11 @@ class MetricsSeriesTest {
       metrics.skipped(reason.label());
     }
     for (Batch.Cause cause : Batch.Cause.values()) {
-      metrics.batch(cause.name(), 3, 1_000_000);
+      metrics.sync().batch(cause, 3, 1_000_000);
     }
-    metrics.flushed(1_000_000);
-    metrics.publishLatency(1_000_000);
-    metrics.networkProgramming(Duration.ofMillis(300));
+    metrics.sync().flushed(1_000_000);
+    metrics.sync().publishLatency(1_000_000);
+    metrics.sync().networkProgramming(Duration.ofMillis(300));
     for (String method : GRPC_METHODS) {
       for (GrpcStatus status : GrpcStatus.values()) {
         metrics.grpcRequest(method, status.name());
