@@ -96,7 +96,7 @@ public final class Agent {
     metrics.bindTable(table);
     this.syncContext = vertx.getOrCreateContext();
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
-    SkipReporter skips = new SkipReporter(metrics, System::nanoTime, 10, TimeUnit.SECONDS);
+    SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
     WatchedKind<? extends HasMetadata> kind =
         switch (config.source()) {
           case ENDPOINTSLICES -> new EndpointSliceKind();

@@ -1,5 +1,6 @@
 package dev.routesync.observe;
 
+import dev.routesync.kube.SkipObserver;
 import dev.routesync.sync.SyncObserver;
 import dev.routesync.table.TableView;
 import io.micrometer.core.instrument.Counter;
@@ -26,6 +27,7 @@ public final class Metrics {
   // Tagged counters by name and tag values: registering looks the meter up in the registry, which
   // is too slow for a call per watch event.
   private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
+  private final SkipMetrics skips;
   private final SyncMetrics sync;
   private final AtomicInteger apiConnected = new AtomicInteger();
   private final AtomicInteger watchSubscribers = new AtomicInteger();
@@ -34,6 +36,7 @@ public final class Metrics {
 
   public Metrics(MeterRegistry registry) {
     this.registry = registry;
+    this.skips = new SkipMetrics(registry);
     this.sync = new SyncMetrics(registry);
     Gauge.builder("routesync.watch.subscribers", watchSubscribers, AtomicInteger::get)
         .description("Open gRPC Watch streams")
@@ -53,6 +56,11 @@ public final class Metrics {
 
   public MeterRegistry registry() {
     return registry;
+  }
+
+  /** What translation skipped, counted once per object version. */
+  public SkipObserver skips() {
+    return skips;
   }
 
   /** What the sync stage reports: batches, flush time, latencies. */
@@ -102,15 +110,6 @@ public final class Metrics {
     counter(
             "routesync.relists",
             "Full relists of the watched resources, by reason",
-            "reason",
-            reason)
-        .increment();
-  }
-
-  public void skipped(String reason) {
-    counter(
-            "routesync.objects.skipped",
-            "Malformed objects or parts skipped during translation, by reason",
             "reason",
             reason)
         .increment();

@@ -49,7 +49,7 @@ class MetricsSeriesTest {
     }
     metrics.apiConnected(true);
     for (SkipReason reason : SkipReason.values()) {
-      metrics.skipped(reason.label());
+      metrics.skips().skipped(reason);
     }
     for (Batch.Cause cause : Batch.Cause.values()) {
       metrics.sync().batch(cause, 3, 1_000_000);
