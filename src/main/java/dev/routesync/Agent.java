@@ -9,6 +9,7 @@ import dev.routesync.kube.ServiceEventSink;
 import dev.routesync.kube.ServiceIndex;
 import dev.routesync.kube.SkipReporter;
 import dev.routesync.kube.WatchedKind;
+import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.kube.watch.ResourceWatch;
 import dev.routesync.observe.Metrics;
 import dev.routesync.serve.AdminServer;
@@ -137,14 +138,15 @@ public final class Agent {
             new VertxScheduler(vertx),
             config.coalescer(),
             new Reconciler(cache, table, metrics.sync()));
+    ResourceSpec<T> spec = ServiceIndex.spec(kind, client, config.watch());
     ResourceWatch<T> newSupervisor =
         new ResourceWatch<>(
-            ServiceIndex.spec(kind, client, config.watch()),
+            spec,
             config.watch().recovery(),
             new ServiceEventSink<>(kind, cache, newCoalescer, skips),
             syncContext,
             new VertxScheduler(vertx),
-            metrics,
+            metrics.watch(spec.kind()),
             new Random());
     return new Wiring<>(newCoalescer, newSupervisor);
   }

@@ -1,6 +1,7 @@
 package dev.routesync.observe;
 
 import dev.routesync.kube.SkipObserver;
+import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.sync.SyncObserver;
 import dev.routesync.table.TableView;
 import io.micrometer.core.instrument.Counter;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongSupplier;
 
 /**
  * Every routesync meter, named once. Prometheus names follow from Micrometer's: {@code
@@ -58,6 +58,14 @@ public final class Metrics {
     return registry;
   }
 
+  /**
+   * What a watch of {@code kind} reports: its events, relists and connection. Call once per watched
+   * kind; the relist and connection meters are the same for every kind.
+   */
+  public WatchObserver watch(String kind) {
+    return new WatchMetrics(registry, kind, apiConnected);
+  }
+
   /** What translation skipped, counted once per object version. */
   public SkipObserver skips() {
     return skips;
@@ -79,40 +87,6 @@ public final class Metrics {
     Gauge.builder("routesync.endpoints", table, t -> t.current().endpointCount())
         .description("Endpoints in the published routing table")
         .register(registry);
-  }
-
-  /**
-   * Registers the gauge of how long the watch has been down: 0 while connected, so an alert can
-   * fire on an agent serving a stale table for too long.
-   */
-  public void bindDisconnected(LongSupplier disconnectedNanos) {
-    Gauge.builder("routesync.api.disconnected", disconnectedNanos, s -> s.getAsLong() / 1e9)
-        .description("Seconds since the watch on the API server went down; 0 while connected")
-        .baseUnit("seconds")
-        // Micrometer holds gauge state weakly; this supplier is referenced nowhere else.
-        .strongReference(true)
-        .register(registry);
-  }
-
-  /** A watch event, by resource kind and event type (added, updated, deleted). */
-  public void watchEvent(String kind, String type) {
-    counter(
-            "routesync.events",
-            "Watch events received, by resource kind and event type",
-            "kind",
-            kind,
-            "type",
-            type)
-        .increment();
-  }
-
-  public void relist(String reason) {
-    counter(
-            "routesync.relists",
-            "Full relists of the watched resources, by reason",
-            "reason",
-            reason)
-        .increment();
   }
 
   /** A Watch stream opened ({@code +1}) or ended ({@code -1}). */
@@ -148,10 +122,6 @@ public final class Metrics {
             "status",
             status)
         .increment();
-  }
-
-  public void apiConnected(boolean connected) {
-    apiConnected.set(connected ? 1 : 0);
   }
 
   private Counter counter(String name, String description, String... tags) {

@@ -3,7 +3,9 @@ package dev.routesync.observe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.kube.translate.SkipReason;
+import dev.routesync.kube.watch.RelistReason;
 import dev.routesync.kube.watch.WatchEvent;
+import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.sync.Batch;
 import dev.routesync.table.TableWriter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -29,8 +31,6 @@ import org.junit.jupiter.api.Test;
 class MetricsSeriesTest {
 
   private static final List<String> KINDS = List.of("EndpointSlice", "Endpoints");
-  private static final List<String> RELIST_REASONS =
-      List.of("initial", "failure", "resync", "outage", "gone");
   private static final List<String> GRPC_METHODS = List.of("Resolve", "List", "Watch");
 
   @Test
@@ -38,16 +38,17 @@ class MetricsSeriesTest {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Metrics metrics = new Metrics(registry);
     metrics.bindTable(new TableWriter(Clock.systemUTC(), 16));
-    metrics.bindDisconnected(() -> 0);
     for (String kind : KINDS) {
+      WatchObserver watch = metrics.watch(kind);
       for (WatchEvent.Type type : WatchEvent.Type.values()) {
-        metrics.watchEvent(kind, type.label());
+        watch.event(type);
       }
+      for (RelistReason reason : RelistReason.values()) {
+        watch.relist(reason);
+      }
+      watch.connected(true);
     }
-    for (String reason : RELIST_REASONS) {
-      metrics.relist(reason);
-    }
-    metrics.apiConnected(true);
+    metrics.watch(KINDS.get(0)).bindDisconnected(() -> 0);
     for (SkipReason reason : SkipReason.values()) {
       metrics.skips().skipped(reason);
     }
