@@ -111,7 +111,7 @@ public final class Agent {
             vertx,
             table,
             trust,
-            metrics,
+            metrics.serve(),
             readiness,
             config.socket(),
             config.listenTcp(),

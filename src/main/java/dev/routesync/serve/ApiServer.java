@@ -1,6 +1,5 @@
 package dev.routesync.serve;
 
-import dev.routesync.observe.Metrics;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
@@ -50,12 +49,12 @@ public final class ApiServer {
       Vertx vertx,
       TableView table,
       TableTrust trust,
-      Metrics metrics,
+      ServeObserver observer,
       Readiness readiness,
       Path socketPath,
       Optional<InetSocketAddress> tcpAddress,
       boolean reflection) {
-    this(vertx, table, trust, metrics, readiness, socketPath, tcpAddress, reflection, grpc -> {});
+    this(vertx, table, trust, observer, readiness, socketPath, tcpAddress, reflection, grpc -> {});
   }
 
   /**
@@ -66,7 +65,7 @@ public final class ApiServer {
       Vertx vertx,
       TableView table,
       TableTrust trust,
-      Metrics metrics,
+      ServeObserver observer,
       Readiness readiness,
       Path socketPath,
       Optional<InetSocketAddress> tcpAddress,
@@ -74,7 +73,7 @@ public final class ApiServer {
       java.util.function.Consumer<GrpcServer> extraBindings) {
     this.vertx = vertx;
     this.tcpAddress = tcpAddress;
-    this.hub = new WatchHub(metrics);
+    this.hub = new WatchHub(observer);
     // Watch streams opened before the table was trusted wait for this to send their first message.
     trust.onRaise(hub::wakeAll);
     GrpcServer grpc =
@@ -83,7 +82,7 @@ public final class ApiServer {
             new GrpcServerOptions()
                 .setMaxMessageSize(MAX_REQUEST_BYTES)
                 .setScheduleDeadlineAutomatically(true));
-    grpc.addService(new RegistryGrpc(table, trust, hub, metrics));
+    grpc.addService(new RegistryGrpc(table, trust, hub, observer));
     grpc.addService(
         HealthService.create(vertx)
             .register(HEALTH_SERVICE, () -> Future.succeededFuture(readiness.isReady())));

@@ -6,6 +6,8 @@ import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.kube.watch.RelistReason;
 import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.kube.watch.WatchObserver;
+import dev.routesync.serve.GrpcMethod;
+import dev.routesync.serve.WatchLag;
 import dev.routesync.sync.Batch;
 import dev.routesync.table.TableWriter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -31,7 +33,6 @@ import org.junit.jupiter.api.Test;
 class MetricsSeriesTest {
 
   private static final List<String> KINDS = List.of("EndpointSlice", "Endpoints");
-  private static final List<String> GRPC_METHODS = List.of("Resolve", "List", "Watch");
 
   @Test
   void everySeriesKeepsItsNameLabelsAndHelp() throws IOException {
@@ -58,16 +59,17 @@ class MetricsSeriesTest {
     metrics.sync().flushed(1_000_000);
     metrics.sync().publishLatency(1_000_000);
     metrics.sync().networkProgramming(Duration.ofMillis(300));
-    for (String method : GRPC_METHODS) {
+    for (GrpcMethod method : GrpcMethod.values()) {
       for (GrpcStatus status : GrpcStatus.values()) {
-        metrics.grpcRequest(method, status.name());
+        metrics.serve().grpcCall(method, status);
       }
-      metrics.grpcRequest(method, "ABORTED_BY_CLIENT");
+      metrics.serve().grpcAbortedByClient(method);
     }
-    metrics.watchSubscribers(1);
-    metrics.watchMessage(2);
-    metrics.watchLagged("coalesced");
-    metrics.watchLagged("reset");
+    metrics.serve().watchSubscribers(1);
+    metrics.serve().watchMessage(2);
+    for (WatchLag how : WatchLag.values()) {
+      metrics.serve().watchLagged(how);
+    }
 
     assertThat(String.join("\n", withoutValues(registry.scrape())))
         .isEqualTo(String.join("\n", expected()));

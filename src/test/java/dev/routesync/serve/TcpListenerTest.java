@@ -40,7 +40,7 @@ class TcpListenerTest {
             vertx,
             table,
             TableTrust.synced(),
-            new Metrics(new SimpleMeterRegistry()),
+            new Metrics(new SimpleMeterRegistry()).serve(),
             new Readiness(),
             dir.resolve("api.sock"),
             Optional.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),

@@ -56,7 +56,7 @@ public final class ServeHarness implements AutoCloseable {
             vertx,
             table,
             trust,
-            metrics,
+            metrics.serve(),
             readiness,
             dir.resolve("api.sock"),
             Optional.empty(),

@@ -3,7 +3,6 @@ package dev.routesync.serve;
 import dev.routesync.api.v1.RegistryGrpcService;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
-import dev.routesync.observe.Metrics;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Future;
@@ -39,7 +38,7 @@ public final class FloorServer {
 
   private final ApiServer server;
 
-  public FloorServer(Vertx vertx, TableView table, Metrics metrics, Path socketPath) {
+  public FloorServer(Vertx vertx, TableView table, ServeObserver observer, Path socketPath) {
     Readiness readiness = new Readiness();
     readiness.socketListening(true);
     readiness.initialSyncDone();
@@ -49,7 +48,7 @@ public final class FloorServer {
             vertx,
             table,
             TableTrust.synced(),
-            metrics,
+            observer,
             readiness,
             socketPath,
             Optional.empty(),
