@@ -9,14 +9,15 @@ import dev.routesync.kube.ServiceEventSink;
 import dev.routesync.kube.ServiceIndex;
 import dev.routesync.kube.SkipReporter;
 import dev.routesync.kube.WatchedKind;
+import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.kube.watch.ResourceWatch;
 import dev.routesync.observe.Metrics;
-import dev.routesync.observe.Readiness;
 import dev.routesync.observe.VertxMetrics;
 import dev.routesync.serve.AdminServer;
 import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.ListenFailures;
+import dev.routesync.serve.Readiness;
 import dev.routesync.startup.BadConfigurationException;
 import dev.routesync.startup.Reasons;
 import dev.routesync.sync.Coalescer;
@@ -99,7 +100,7 @@ public final class Agent {
     metrics.bindTable(table);
     this.syncContext = vertx.getOrCreateContext();
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
-    SkipReporter skips = new SkipReporter(metrics, System::nanoTime, 10, TimeUnit.SECONDS);
+    SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
     WatchedKind<? extends HasMetadata> kind =
         switch (config.source()) {
           case ENDPOINTSLICES -> new EndpointSliceKind();
@@ -113,7 +114,7 @@ public final class Agent {
             vertx,
             table,
             trust,
-            metrics,
+            metrics.serve(),
             readiness,
             config.socket(),
             config.listenTcp(),
@@ -133,7 +134,7 @@ public final class Agent {
                 () -> registry,
                 guards,
                 config.limits().forAdmin(),
-                metrics);
+                metrics.serve());
   }
 
   private record Wiring<T extends HasMetadata>(Coalescer coalescer, ResourceWatch<T> supervisor) {}
@@ -142,15 +143,18 @@ public final class Agent {
     ServiceCache<T> cache = new ServiceCache<>(kind, skips);
     Coalescer newCoalescer =
         new Coalescer(
-            new VertxScheduler(vertx), config.coalescer(), new Reconciler(cache, table, metrics));
+            new VertxScheduler(vertx),
+            config.coalescer(),
+            new Reconciler(cache, table, metrics.sync()));
+    ResourceSpec<T> spec = ServiceIndex.spec(kind, client, config.watch());
     ResourceWatch<T> newSupervisor =
         new ResourceWatch<>(
-            ServiceIndex.spec(kind, client, config.watch()),
+            spec,
             config.watch().recovery(),
             new ServiceEventSink<>(kind, cache, newCoalescer, skips),
             syncContext,
             new VertxScheduler(vertx),
-            metrics,
+            metrics.watch(spec.kind()),
             new Random());
     return new Wiring<>(newCoalescer, newSupervisor);
   }

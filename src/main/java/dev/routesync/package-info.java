@@ -23,7 +23,7 @@
  *   <li>{@code serve/}: gRPC ({@code routesync.v1.Registry}, health, reflection) and HTTP/JSON on
  *       one Unix socket listener, and an admin port for probes and metrics. Watch streams hold only
  *       the version their subscriber has reached and are nudged on every publish.
- *   <li>{@code observe/}: metrics and readiness; {@code config/}: the agent's options and their
+ *   <li>{@code observe/}: metrics of each stage; {@code config/}: the agent's options and their
  *       validated records (parsing only); {@code demo/}: the embedded demo cluster; {@code
  *       client/}: {@code routesync get} and {@code watch}, clients of a running agent; {@code
  *       startup/}: the one start-time error every stage may raise for configuration the operator

@@ -144,12 +144,48 @@ class ArchitectureTest {
         .onlyDependOnClassesThat(
             resideInAnyPackage(
                     "dev.routesync.kube.watch..",
-                    "dev.routesync.observe..",
                     "io.fabric8.kubernetes..",
                     "io.vertx.core..",
                     "org.slf4j..",
                     "java..")
                 .or(belongToAnyOf(Scheduler.class)))
+        .check(classes);
+  }
+
+  @Test
+  void theStagesReportThroughTheirOwnObserversNotToTheMetrics() {
+    // Each stage owns a small observer interface with enums for its labels (WatchObserver,
+    // SkipObserver, SyncObserver, ServeObserver); observe/ implements them with Micrometer. A stage
+    // that reached for observe/ again would be back to passing label strings.
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.routesync.kube..", "dev.routesync.sync..", "dev.routesync.serve..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.routesync.observe..")
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheCompositionRootWiresTheMetrics() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages("dev.routesync", "dev.routesync.observe..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.routesync.observe..")
+        .check(classes);
+  }
+
+  @Test
+  void watchingAndSyncingKnowNoMeters() {
+    // serve/ touches Micrometer only to scrape it (the admin port's /metrics).
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.routesync.kube..", "dev.routesync.sync..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.micrometer..")
         .check(classes);
   }
 

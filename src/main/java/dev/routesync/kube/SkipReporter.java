@@ -2,7 +2,6 @@ package dev.routesync.kube;
 
 import dev.routesync.kube.translate.Skip;
 import dev.routesync.kube.translate.SkipReason;
-import dev.routesync.observe.Metrics;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -22,20 +21,20 @@ public final class SkipReporter {
 
   private static final Logger LOG = LoggerFactory.getLogger(SkipReporter.class);
 
-  private final Metrics metrics;
+  private final SkipObserver observer;
   private final LongSupplier nanoTime;
   private final long intervalNanos;
   private final Map<SkipReason, Long> lastLogged = new EnumMap<>(SkipReason.class);
   private final Map<SkipReason, Integer> suppressed = new EnumMap<>(SkipReason.class);
 
-  public SkipReporter(Metrics metrics, LongSupplier nanoTime, long interval, TimeUnit unit) {
-    this.metrics = metrics;
+  public SkipReporter(SkipObserver observer, LongSupplier nanoTime, long interval, TimeUnit unit) {
+    this.observer = observer;
     this.nanoTime = nanoTime;
     this.intervalNanos = unit.toNanos(interval);
   }
 
   public void report(Skip skip) {
-    metrics.skipped(skip.reason().label());
+    observer.skipped(skip.reason());
     long now = nanoTime.getAsLong();
     Long last = lastLogged.get(skip.reason());
     if (last != null && now - last < intervalNanos) {

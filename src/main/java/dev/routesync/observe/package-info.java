@@ -1,2 +1,2 @@
-/** Metrics (Prometheus names, {@code routesync_} prefix, base units) and readiness state. */
+/** Metrics (Prometheus names, {@code routesync_} prefix, base units). */
 package dev.routesync.observe;

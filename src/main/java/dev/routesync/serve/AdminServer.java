@@ -1,7 +1,5 @@
 package dev.routesync.serve;
 
-import dev.routesync.observe.Metrics;
-import dev.routesync.observe.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -61,7 +59,7 @@ public final class AdminServer {
       Supplier<PrometheusMeterRegistry> registry,
       ConnectionGuards guards,
       ConnectionLimits limits,
-      Metrics metrics) {
+      ServeObserver observer) {
     this.vertx = vertx;
     this.host = host;
     this.port = port;
@@ -69,7 +67,7 @@ public final class AdminServer {
     this.liveness = liveness;
     this.registry = registry;
     this.guards = guards;
-    this.guard = guards.enabled() ? new ConnectionGuard(Listener.ADMIN, limits, metrics) : null;
+    this.guard = guards.enabled() ? new ConnectionGuard(Listener.ADMIN, limits, observer) : null;
   }
 
   public Future<Integer> listen() {

@@ -1,7 +1,5 @@
 package dev.routesync.serve;
 
-import dev.routesync.observe.Metrics;
-import dev.routesync.observe.Readiness;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
@@ -61,7 +59,7 @@ public final class ApiServer {
       Vertx vertx,
       TableView table,
       TableTrust trust,
-      Metrics metrics,
+      ServeObserver observer,
       Readiness readiness,
       Path socketPath,
       Optional<InetSocketAddress> tcpAddress,
@@ -72,7 +70,7 @@ public final class ApiServer {
         vertx,
         table,
         trust,
-        metrics,
+        observer,
         readiness,
         socketPath,
         tcpAddress,
@@ -93,7 +91,7 @@ public final class ApiServer {
       Vertx vertx,
       TableView table,
       TableTrust trust,
-      Metrics metrics,
+      ServeObserver observer,
       Readiness readiness,
       Path socketPath,
       Optional<InetSocketAddress> tcpAddress,
@@ -105,12 +103,12 @@ public final class ApiServer {
     this.tcpAddress = tcpAddress;
     this.guards = guards;
     this.socketGuard =
-        guards.enabled() ? new ConnectionGuard(Listener.SOCKET, limits, metrics) : null;
+        guards.enabled() ? new ConnectionGuard(Listener.SOCKET, limits, observer) : null;
     this.tcpGuard =
         guards.enabled() && tcpAddress.isPresent()
-            ? new ConnectionGuard(Listener.TCP, limits, metrics)
+            ? new ConnectionGuard(Listener.TCP, limits, observer)
             : null;
-    this.hub = new WatchHub(metrics);
+    this.hub = new WatchHub(observer);
     // Watch streams opened before the table was trusted wait for this to send their first message.
     trust.onRaise(hub::wakeAll);
     GrpcServer grpc =
@@ -119,7 +117,7 @@ public final class ApiServer {
             new GrpcServerOptions()
                 .setMaxMessageSize(MAX_REQUEST_BYTES)
                 .setScheduleDeadlineAutomatically(true));
-    grpc.addService(new RegistryGrpc(table, trust, hub, metrics));
+    grpc.addService(new RegistryGrpc(table, trust, hub, observer));
     grpc.addService(
         HealthService.create(vertx)
             .register(HEALTH_SERVICE, () -> Future.succeededFuture(readiness.isReady())));

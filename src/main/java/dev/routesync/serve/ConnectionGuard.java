@@ -1,6 +1,5 @@
 package dev.routesync.serve;
 
-import dev.routesync.observe.Metrics;
 import io.netty.channel.Channel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,15 +17,15 @@ final class ConnectionGuard {
 
   private final Listener listener;
   private final ConnectionLimits limits;
-  private final Metrics metrics;
+  private final ServeObserver observer;
   private final Set<ConnectionWatch> open = ConcurrentHashMap.newKeySet();
   private volatile boolean draining;
 
-  ConnectionGuard(Listener listener, ConnectionLimits limits, Metrics metrics) {
+  ConnectionGuard(Listener listener, ConnectionLimits limits, ServeObserver observer) {
     this.listener = listener;
     this.limits = limits;
-    this.metrics = metrics;
-    metrics.bindConnections(listener.label(), open::size);
+    this.observer = observer;
+    observer.connectionsOpen(listener, open::size);
   }
 
   /** Takes a connection just accepted, or refuses it (the caller closes it). */
@@ -35,7 +34,7 @@ final class ConnectionGuard {
       return false;
     }
     if (open.size() >= limits.maxConnections()) {
-      metrics.connectionRejected(listener.label());
+      observer.connectionRejected(listener);
       return false;
     }
     ConnectionWatch watch = new ConnectionWatch(child, limits, this::closedBecause);
@@ -57,7 +56,7 @@ final class ConnectionGuard {
     return open.size();
   }
 
-  private void closedBecause(String reason) {
-    metrics.connectionClosed(listener.label(), reason);
+  private void closedBecause(CloseReason reason) {
+    observer.connectionClosed(listener, reason);
   }
 }

@@ -39,7 +39,7 @@ final class ConnectionWatch {
 
   private final Channel channel;
   private final ConnectionLimits limits;
-  private final Consumer<String> closedBecause;
+  private final Consumer<CloseReason> closedBecause;
   private int http1InFlight;
   private boolean http1Hooked;
   private Http2Connection http2;
@@ -47,7 +47,7 @@ final class ConnectionWatch {
   private ScheduledFuture<?> idleTimer;
   private boolean draining;
 
-  ConnectionWatch(Channel channel, ConnectionLimits limits, Consumer<String> closedBecause) {
+  ConnectionWatch(Channel channel, ConnectionLimits limits, Consumer<CloseReason> closedBecause) {
     this.channel = channel;
     this.limits = limits;
     this.closedBecause = closedBecause;
@@ -65,7 +65,7 @@ final class ConnectionWatch {
             () -> {
               draining = true;
               if (!busy()) {
-                close("drain");
+                close(CloseReason.DRAIN);
               }
             });
   }
@@ -77,7 +77,7 @@ final class ConnectionWatch {
   private void requestStarted() {
     cancelIdle();
     if (headerTimer == null) {
-      headerTimer = schedule(limits.headerTimeout().toNanos(), "header_timeout");
+      headerTimer = schedule(limits.headerTimeout().toNanos(), CloseReason.HEADER_TIMEOUT);
     }
   }
 
@@ -89,17 +89,17 @@ final class ConnectionWatch {
   private void nothingInFlight() {
     cancelHeader();
     if (draining) {
-      close("drain");
+      close(CloseReason.DRAIN);
     } else if (idleTimer == null) {
-      idleTimer = schedule(limits.idleTimeout().toNanos(), "idle");
+      idleTimer = schedule(limits.idleTimeout().toNanos(), CloseReason.IDLE);
     }
   }
 
-  private ScheduledFuture<?> schedule(long nanos, String reason) {
+  private ScheduledFuture<?> schedule(long nanos, CloseReason reason) {
     return channel.eventLoop().schedule(() -> close(reason), nanos, TimeUnit.NANOSECONDS);
   }
 
-  private void close(String reason) {
+  private void close(CloseReason reason) {
     cancelHeader();
     cancelIdle();
     if (channel.isOpen()) {

@@ -7,7 +7,6 @@ import dev.routesync.api.v1.RegistryGrpcService;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceRef;
 import dev.routesync.api.v1.WatchRequest;
-import dev.routesync.observe.Metrics;
 import dev.routesync.table.InvalidNameException;
 import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
@@ -39,13 +38,13 @@ final class RegistryGrpc implements Service {
   private final TableView table;
   private final TableTrust trust;
   private final WatchHub hub;
-  private final Metrics metrics;
+  private final ServeObserver observer;
 
-  RegistryGrpc(TableView table, TableTrust trust, WatchHub hub, Metrics metrics) {
+  RegistryGrpc(TableView table, TableTrust trust, WatchHub hub, ServeObserver observer) {
     this.table = table;
     this.trust = trust;
     this.hub = hub;
-    this.metrics = metrics;
+    this.observer = observer;
   }
 
   @Override
@@ -75,25 +74,29 @@ final class RegistryGrpc implements Service {
               try {
                 key = ServiceKey.of(request.getNamespace(), request.getName());
               } catch (InvalidNameException e) {
-                fail(call.response(), "Resolve", GrpcStatus.INVALID_ARGUMENT, e.getMessage());
+                fail(
+                    call.response(),
+                    GrpcMethod.RESOLVE,
+                    GrpcStatus.INVALID_ARGUMENT,
+                    e.getMessage());
                 return;
               }
-              if (notServable(call.response(), "Resolve")) {
+              if (notServable(call.response(), GrpcMethod.RESOLVE)) {
                 return;
               }
               Optional<ServiceEndpoints> service = table.current().get(key);
               if (service.isEmpty()) {
                 fail(
                     call.response(),
-                    "Resolve",
+                    GrpcMethod.RESOLVE,
                     GrpcStatus.NOT_FOUND,
                     "service " + key + " not found");
                 return;
               }
               call.response().end(ProtoMapping.service(service.get()));
-              metrics.grpcRequest("Resolve", GrpcStatus.OK.name());
+              observer.grpcCall(GrpcMethod.RESOLVE, GrpcStatus.OK);
             })
-        .onFailure(error -> rejected(call.response(), "Resolve", error));
+        .onFailure(error -> rejected(call.response(), GrpcMethod.RESOLVE, error));
   }
 
   private void list(GrpcServerRequest<ListRequest, ListResponse> call) {
@@ -104,10 +107,10 @@ final class RegistryGrpc implements Service {
               try {
                 namespaceFilter(namespace);
               } catch (InvalidNameException e) {
-                fail(call.response(), "List", GrpcStatus.INVALID_ARGUMENT, e.getMessage());
+                fail(call.response(), GrpcMethod.LIST, GrpcStatus.INVALID_ARGUMENT, e.getMessage());
                 return;
               }
-              if (notServable(call.response(), "List")) {
+              if (notServable(call.response(), GrpcMethod.LIST)) {
                 return;
               }
               RoutingTable snapshot = table.current();
@@ -118,9 +121,9 @@ final class RegistryGrpc implements Service {
                           namespace.isEmpty()
                               ? snapshot.services()
                               : snapshot.servicesIn(namespace)));
-              metrics.grpcRequest("List", GrpcStatus.OK.name());
+              observer.grpcCall(GrpcMethod.LIST, GrpcStatus.OK);
             })
-        .onFailure(error -> rejected(call.response(), "List", error));
+        .onFailure(error -> rejected(call.response(), GrpcMethod.LIST, error));
   }
 
   private void watch(GrpcServerRequest<WatchRequest, dev.routesync.api.v1.WatchEvent> call) {
@@ -133,13 +136,13 @@ final class RegistryGrpc implements Service {
                 return;
               }
               WatchStream stream =
-                  new WatchStream(context, call.response(), filter.get(), table, trust, metrics);
+                  new WatchStream(context, call.response(), filter.get(), table, trust, observer);
               var connection = call.connection();
               hub.add(connection, stream);
               Runnable gone =
                   () -> {
                     if (stream.closed()) {
-                      metrics.grpcRequest("Watch", GrpcStatus.CANCELLED.name());
+                      observer.grpcCall(GrpcMethod.WATCH, GrpcStatus.CANCELLED);
                     }
                     hub.remove(connection, stream);
                   };
@@ -148,7 +151,7 @@ final class RegistryGrpc implements Service {
               connection.closeHandler(ignored -> hub.dropStreamsOf(connection));
               stream.open(request.getResumeFromVersion());
             })
-        .onFailure(error -> rejected(call.response(), "Watch", error));
+        .onFailure(error -> rejected(call.response(), GrpcMethod.WATCH, error));
   }
 
   private Optional<WatchFilter> filter(
@@ -162,7 +165,7 @@ final class RegistryGrpc implements Service {
       }
       return Optional.of(new WatchFilter(namespace, services));
     } catch (InvalidNameException e) {
-      fail(response, "Watch", GrpcStatus.INVALID_ARGUMENT, e.getMessage());
+      fail(response, GrpcMethod.WATCH, GrpcStatus.INVALID_ARGUMENT, e.getMessage());
       return Optional.empty();
     }
   }
@@ -174,7 +177,7 @@ final class RegistryGrpc implements Service {
 
   // Before the table is trusted its emptiness means "don't know", not "no services": answering
   // NOT_FOUND or an empty list would make sidecars drop routes. UNAVAILABLE is retryable.
-  private boolean notServable(GrpcServerResponse<?, ?> response, String method) {
+  private boolean notServable(GrpcServerResponse<?, ?> response, GrpcMethod method) {
     if (trust.servable()) {
       return false;
     }
@@ -183,20 +186,20 @@ final class RegistryGrpc implements Service {
   }
 
   private void fail(
-      GrpcServerResponse<?, ?> response, String method, GrpcStatus status, String message) {
+      GrpcServerResponse<?, ?> response, GrpcMethod method, GrpcStatus status, String message) {
     response.status(status);
     response.trailers().set(GrpcStatusMessage.HEADER, GrpcStatusMessage.percentEncoded(message));
     response.end();
-    metrics.grpcRequest(method, status.name());
+    observer.grpcCall(method, status);
   }
 
   // Not exactly one well-formed request message: end the call with the status SingleRequest
   // chose. Anything else means the client went away (reset, closed): there is no one to answer.
-  private void rejected(GrpcServerResponse<?, ?> response, String method, Throwable error) {
+  private void rejected(GrpcServerResponse<?, ?> response, GrpcMethod method, Throwable error) {
     if (error instanceof StatusException status) {
       fail(response, method, status.status(), status.message());
     } else {
-      metrics.grpcRequest(method, "ABORTED_BY_CLIENT");
+      observer.grpcAbortedByClient(method);
     }
   }
 }

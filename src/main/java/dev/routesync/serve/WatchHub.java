@@ -1,6 +1,5 @@
 package dev.routesync.serve;
 
-import dev.routesync.observe.Metrics;
 import dev.routesync.table.RoutingTable;
 import io.vertx.core.http.HttpConnection;
 import java.util.Map;
@@ -19,11 +18,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class WatchHub {
 
-  private final Metrics metrics;
+  private final ServeObserver observer;
   private final Map<HttpConnection, Set<WatchStream>> streams = new ConcurrentHashMap<>();
 
-  WatchHub(Metrics metrics) {
-    this.metrics = metrics;
+  WatchHub(ServeObserver observer) {
+    this.observer = observer;
   }
 
   /** A new table version: wake every stream. */
@@ -42,13 +41,13 @@ final class WatchHub {
 
   void add(HttpConnection connection, WatchStream stream) {
     streams.computeIfAbsent(connection, c -> ConcurrentHashMap.newKeySet()).add(stream);
-    metrics.watchSubscribers(1);
+    observer.watchSubscribers(1);
   }
 
   void remove(HttpConnection connection, WatchStream stream) {
     Set<WatchStream> onConnection = streams.get(connection);
     if (onConnection != null && onConnection.remove(stream)) {
-      metrics.watchSubscribers(-1);
+      observer.watchSubscribers(-1);
       if (onConnection.isEmpty()) {
         streams.remove(connection, onConnection);
       }

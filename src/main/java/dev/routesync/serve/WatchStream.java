@@ -1,13 +1,13 @@
 package dev.routesync.serve;
 
 import dev.routesync.api.v1.WatchEvent;
-import dev.routesync.observe.Metrics;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Context;
+import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.server.GrpcServerResponse;
 import java.util.Optional;
 import java.util.Set;
@@ -36,7 +36,7 @@ final class WatchStream {
   private final WatchFilter filter;
   private final TableView table;
   private final TableTrust trust;
-  private final Metrics metrics;
+  private final ServeObserver observer;
   private final AtomicBoolean nudged = new AtomicBoolean();
   private long resumeFrom;
   private boolean started;
@@ -54,13 +54,13 @@ final class WatchStream {
       WatchFilter filter,
       TableView table,
       TableTrust trust,
-      Metrics metrics) {
+      ServeObserver observer) {
     this.context = context;
     this.response = response;
     this.filter = filter;
     this.table = table;
     this.trust = trust;
-    this.metrics = metrics;
+    this.observer = observer;
   }
 
   /**
@@ -124,12 +124,12 @@ final class WatchStream {
     }
     Optional<Set<ServiceKey>> changed = current.changedSince(sentVersion);
     if (changed.isEmpty()) {
-      metrics.watchLagged("reset");
+      observer.watchLagged(WatchLag.RESET);
       sendSnapshot(current);
       return;
     }
     if (current.version() - sentVersion > 1) {
-      metrics.watchLagged("coalesced");
+      observer.watchLagged(WatchLag.COALESCED);
     }
     send(current, changed.get(), /* always= */ false);
   }
@@ -177,7 +177,7 @@ final class WatchStream {
                 waiting.run();
               }
             });
-    metrics.watchMessage(services);
+    observer.watchMessage(services);
   }
 
   /**
@@ -211,7 +211,7 @@ final class WatchStream {
     if (!closed) {
       closed = true;
       response.end();
-      metrics.grpcRequest("Watch", "OK");
+      observer.grpcCall(GrpcMethod.WATCH, GrpcStatus.OK);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.routesync.sync;
 
 import dev.routesync.table.ServiceKey;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -36,6 +37,11 @@ public record Batch(
     /** The batch reached the max size. */
     MAX_BATCH,
     /** A relist asked for the whole difference to be published as one version. */
-    RELIST
+    RELIST;
+
+    /** The {@code cause} label on {@code routesync.batches}, e.g. {@code max_delay}. */
+    public String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
   }
 }

@@ -1,6 +1,5 @@
 package dev.routesync.sync;
 
-import dev.routesync.observe.Metrics;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
@@ -27,13 +26,13 @@ public final class Reconciler implements Coalescer.BatchSink {
 
   private final EndpointLookup lookup;
   private final TableWriter writer;
-  private final Metrics metrics;
+  private final SyncObserver observer;
   private final LongSupplier nanoTime;
   private final Clock wallClock;
   private final Instant startedAt;
 
-  public Reconciler(EndpointLookup lookup, TableWriter writer, Metrics metrics) {
-    this(lookup, writer, metrics, System::nanoTime, Clock.systemUTC());
+  public Reconciler(EndpointLookup lookup, TableWriter writer, SyncObserver observer) {
+    this(lookup, writer, observer, System::nanoTime, Clock.systemUTC());
   }
 
   /**
@@ -46,12 +45,12 @@ public final class Reconciler implements Coalescer.BatchSink {
   public Reconciler(
       EndpointLookup lookup,
       TableWriter writer,
-      Metrics metrics,
+      SyncObserver observer,
       LongSupplier nanoTime,
       Clock wallClock) {
     this.lookup = lookup;
     this.writer = writer;
-    this.metrics = metrics;
+    this.observer = observer;
     this.nanoTime = nanoTime;
     this.wallClock = wallClock;
     this.startedAt = wallClock.instant();
@@ -73,8 +72,8 @@ public final class Reconciler implements Coalescer.BatchSink {
     }
     RoutingTable before = writer.current();
     RoutingTable after = writer.publish(upserts, removals);
-    metrics.batch(batch.cause().name(), batch.keys().size(), batch.waitNanos());
-    metrics.flushed(System.nanoTime() - start);
+    observer.batch(batch.cause(), batch.keys().size(), batch.waitNanos());
+    observer.flushed(System.nanoTime() - start);
     if (after != before) {
       recordLatencies(batch, after.changedSince(before.version()).orElse(Set.of()));
     }
@@ -88,14 +87,14 @@ public final class Reconciler implements Coalescer.BatchSink {
     for (ServiceKey key : changed) {
       Long arrived = batch.changedAt().get(key);
       if (arrived != null) {
-        metrics.publishLatency(now - arrived);
+        observer.publishLatency(now - arrived);
       }
       // As kube-proxy does: a change made before the agent started (every object of the initial
       // list, however old) measures the agent's uptime, not how fast it programs a change.
       lookup
           .triggerTimeOf(key)
           .filter(trigger -> trigger.isAfter(startedAt))
-          .ifPresent(trigger -> metrics.networkProgramming(Duration.between(trigger, wallNow)));
+          .ifPresent(trigger -> observer.networkProgramming(Duration.between(trigger, wallNow)));
     }
   }
 }

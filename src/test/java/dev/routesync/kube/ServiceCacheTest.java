@@ -42,7 +42,8 @@ class ServiceCacheTest {
   private final EndpointSliceKind kind = new EndpointSliceKind();
   private final ServiceCache<EndpointSlice> cache =
       new ServiceCache<>(
-          kind, new SkipReporter(new Metrics(registry), System::nanoTime, 10, TimeUnit.SECONDS));
+          kind,
+          new SkipReporter(new Metrics(registry).skips(), System::nanoTime, 10, TimeUnit.SECONDS));
   private MockCluster cluster;
   private KubernetesClient client;
   private Generation<EndpointSlice> generation;

@@ -48,7 +48,7 @@ class ServiceEventSinkTest {
   private final FakeScheduler scheduler = new FakeScheduler();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final SkipReporter skips =
-      new SkipReporter(new Metrics(registry), scheduler::nanoTime, 10, TimeUnit.SECONDS);
+      new SkipReporter(new Metrics(registry).skips(), scheduler::nanoTime, 10, TimeUnit.SECONDS);
   private final EndpointSliceKind kind = new EndpointSliceKind();
   private final ServiceCache<EndpointSlice> cache = new ServiceCache<>(kind, skips);
   private final List<Batch> batches = new ArrayList<>();

@@ -42,16 +42,21 @@ class WatchSettingsTest {
       delimiter = '|',
       textBlock =
           """
-          Shop         | app   | --namespace 'Shop' is not a valid namespace name
-          shop_pay     | app   | --namespace 'shop_pay' is not a valid namespace name
+          Shop         | app   | NAMESPACE_RULE
+          shop_pay     | app   | NAMESPACE_RULE
           shop         | ''    | --label-selector must not be empty: routesync only syncs opted-in Services
           shop         | '  '  | --label-selector must not be empty: routesync only syncs opted-in Services
           shop         | a=b=c | --label-selector: 'a=b=c' is not a valid label selector requirement
           """)
   void theScopeIsCheckedInCodeToo(String namespace, String selector, String message) {
+    // A bad namespace gets the one name rule's message, naming the flag.
+    String expected =
+        message.equals("NAMESPACE_RULE")
+            ? "--namespace: " + dev.routesync.testing.NameRule.namespace(namespace)
+            : message;
     assertThatThrownBy(() -> fast(List.of(namespace), selector))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage(message);
+        .hasMessage(expected);
   }
 
   @ParameterizedTest

@@ -2,7 +2,6 @@ package dev.routesync.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.routesync.observe.Readiness;
 import dev.routesync.testing.Http1;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

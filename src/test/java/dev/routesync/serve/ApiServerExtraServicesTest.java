@@ -11,7 +11,6 @@ import dev.routesync.api.v1.RegistryGrpcService;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.observe.Metrics;
-import dev.routesync.observe.Readiness;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
@@ -134,7 +133,7 @@ class ApiServerExtraServicesTest {
         vertx,
         table,
         TableTrust.synced(),
-        new Metrics(new SimpleMeterRegistry()),
+        new Metrics(new SimpleMeterRegistry()).serve(),
         new Readiness(),
         dir.resolve("api.sock"),
         Optional.empty(),

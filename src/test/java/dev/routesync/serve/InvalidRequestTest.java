@@ -2,7 +2,6 @@ package dev.routesync.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.routesync.observe.Readiness;
 import dev.routesync.testing.RawConnection;
 import dev.routesync.testing.ServeHarness;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.observe.Metrics;
-import dev.routesync.observe.Readiness;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import dev.routesync.testing.Http1;
@@ -48,7 +47,7 @@ class TcpListenerTest {
             vertx,
             table,
             TableTrust.synced(),
-            new Metrics(new SimpleMeterRegistry()),
+            new Metrics(new SimpleMeterRegistry()).serve(),
             new Readiness(),
             dir.resolve("api.sock"),
             Optional.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),

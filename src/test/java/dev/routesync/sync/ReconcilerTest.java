@@ -43,7 +43,8 @@ class ReconcilerTest {
   private final TableWriter writer =
       new TableWriter(Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC), 16);
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final Reconciler reconciler = new Reconciler(lookup, writer, new Metrics(registry));
+  private final Reconciler reconciler =
+      new Reconciler(lookup, writer, new Metrics(registry).sync());
   private final List<RoutingTable> published = new ArrayList<>();
 
   ReconcilerTest() {
@@ -182,7 +183,8 @@ class ReconcilerTest {
         };
     MutableClock clock = new MutableClock(started);
     // Built when the agent starts, as Agent does.
-    Reconciler timed = new Reconciler(triggered, writer, new Metrics(registry), () -> 0L, clock);
+    Reconciler timed =
+        new Reconciler(triggered, writer, new Metrics(registry).sync(), () -> 0L, clock);
     clock.set(now);
     triggered.services.put(A, List.of(endpoint("10.0.0.1")));
     triggered.services.put(B, List.of(endpoint("10.0.0.2")));
@@ -209,7 +211,7 @@ class ReconcilerTest {
     // Started before the changes it programs.
     MutableClock clock = new MutableClock(now.minusSeconds(60));
     Reconciler timed =
-        new Reconciler(triggered, writer, new Metrics(registry), () -> nanoNow[0], clock);
+        new Reconciler(triggered, writer, new Metrics(registry).sync(), () -> nanoNow[0], clock);
     clock.set(now);
     triggered.services.put(A, List.of(endpoint("10.0.0.1")));
     triggered.services.put(B, List.of(endpoint("10.0.0.2")));

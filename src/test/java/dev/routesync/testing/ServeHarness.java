@@ -1,10 +1,10 @@
 package dev.routesync.testing;
 
 import dev.routesync.observe.Metrics;
-import dev.routesync.observe.Readiness;
 import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.ConnectionLimits;
+import dev.routesync.serve.Readiness;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
@@ -62,7 +62,7 @@ public final class ServeHarness implements AutoCloseable {
             vertx,
             table,
             trust,
-            metrics,
+            metrics.serve(),
             readiness,
             dir.resolve("api.sock"),
             Optional.empty(),

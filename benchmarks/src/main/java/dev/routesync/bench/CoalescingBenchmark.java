@@ -242,7 +242,7 @@ public class CoalescingBenchmark {
       writer.publish(stream.touched, List.of());
       initialVersion = writer.current().version();
       EndpointLookup lookup = key -> Optional.ofNullable(source.get(key));
-      coalescer = new Coalescer(clock, settings, new Reconciler(lookup, writer, metrics));
+      coalescer = new Coalescer(clock, settings, new Reconciler(lookup, writer, metrics.sync()));
     }
 
     @TearDown(Level.Invocation)

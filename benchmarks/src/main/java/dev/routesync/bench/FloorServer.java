@@ -6,8 +6,8 @@ import com.google.protobuf.DescriptorProtos.ServiceDescriptorProto;
 import com.google.protobuf.Descriptors;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
-import dev.routesync.observe.Metrics;
-import dev.routesync.observe.Readiness;
+import dev.routesync.serve.ServeObserver;
+import dev.routesync.serve.Readiness;
 import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.ConnectionLimits;
@@ -49,7 +49,7 @@ final class FloorServer {
 
   private final ApiServer server;
 
-  FloorServer(Vertx vertx, TableView table, Metrics metrics, Path socketPath) {
+  FloorServer(Vertx vertx, TableView table, ServeObserver observer, Path socketPath) {
     Readiness readiness = new Readiness();
     readiness.socketListening(true);
     readiness.initialSyncDone();
@@ -60,7 +60,7 @@ final class FloorServer {
             vertx,
             table,
             TableTrust.synced(),
-            metrics,
+            observer,
             readiness,
             socketPath,
             Optional.empty(),

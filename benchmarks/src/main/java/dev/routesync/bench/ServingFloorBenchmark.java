@@ -126,7 +126,7 @@ public class ServingFloorBenchmark {
     table.publish(Tables.services(SERVICES, ENDPOINTS_PER_SERVICE), List.of());
 
     dir = Files.createTempDirectory("routesync-floor");
-    server = new FloorServer(vertx, table, new Metrics(registry), dir.resolve("api.sock"));
+    server = new FloorServer(vertx, table, new Metrics(registry).serve(), dir.resolve("api.sock"));
     server.listen().await(10, TimeUnit.SECONDS);
 
     group = new EpollEventLoopGroup(1);

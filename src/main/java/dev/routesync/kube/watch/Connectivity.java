@@ -1,6 +1,5 @@
 package dev.routesync.kube.watch;
 
-import dev.routesync.observe.Metrics;
 import dev.routesync.sync.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,15 +19,15 @@ final class Connectivity {
 
   private final String kind;
   private final Scheduler clock;
-  private final Metrics metrics;
+  private final WatchObserver observer;
   private long downSince = UP;
   private volatile long downSinceForMetrics = UP;
 
-  Connectivity(String kind, Scheduler clock, Metrics metrics) {
+  Connectivity(String kind, Scheduler clock, WatchObserver observer) {
     this.kind = kind;
     this.clock = clock;
-    this.metrics = metrics;
-    metrics.bindDisconnected(this::disconnectedNanos);
+    this.observer = observer;
+    observer.bindDisconnected(this::disconnectedNanos);
   }
 
   /** The watch is established (a list just synced, or the informers report watching). */
@@ -38,7 +37,7 @@ final class Connectivity {
     }
     downSince = UP;
     downSinceForMetrics = UP;
-    metrics.apiConnected(true);
+    observer.connected(true);
   }
 
   /** The watch is down; an outage already under way keeps its start. */
@@ -48,12 +47,12 @@ final class Connectivity {
       downSince = clock.nanoTime();
       downSinceForMetrics = downSince;
     }
-    metrics.apiConnected(false);
+    observer.connected(false);
   }
 
   /** Watching has stopped for good: not connected, whatever the last sample said. */
   void stopped() {
-    metrics.apiConnected(false);
+    observer.connected(false);
   }
 
   /** How long the current outage has lasted, or 0 while up. Sync context. */

@@ -1,6 +1,5 @@
 package dev.routesync.kube.watch;
 
-import dev.routesync.observe.Metrics;
 import dev.routesync.sync.Scheduler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.vertx.core.Context;
@@ -41,7 +40,7 @@ public final class ResourceWatch<T extends HasMetadata> {
   private final WatchSink<T> sink;
   private final Context context;
   private final Scheduler scheduler;
-  private final Metrics metrics;
+  private final WatchObserver observer;
   private final RetryTimer retry;
   private final ResyncTimer resyncTimer;
   private final Connectivity connectivity;
@@ -64,21 +63,22 @@ public final class ResourceWatch<T extends HasMetadata> {
       WatchSink<T> sink,
       Context context,
       Scheduler scheduler,
-      Metrics metrics,
+      WatchObserver observer,
       Random random) {
     this.spec = spec;
     this.sink = sink;
     this.context = context;
     this.scheduler = scheduler;
-    this.metrics = metrics;
+    this.observer = observer;
     this.retry =
         new RetryTimer(
             scheduler,
             new Backoff(settings.backoffMin(), settings.backoffMax(), random),
-            () -> startGeneration("failure"));
+            () -> startGeneration(RelistReason.FAILURE));
     this.resyncTimer =
-        new ResyncTimer(scheduler, settings.resync(), random, () -> startGeneration("resync"));
-    this.connectivity = new Connectivity(spec.kind(), scheduler, metrics);
+        new ResyncTimer(
+            scheduler, settings.resync(), random, () -> startGeneration(RelistReason.RESYNC));
+    this.connectivity = new Connectivity(spec.kind(), scheduler, observer);
     this.connectivityCheck =
         new ConnectivityCheck(
             scheduler,
@@ -95,7 +95,7 @@ public final class ResourceWatch<T extends HasMetadata> {
 
   /** Starts watching. Call on the sync context. */
   public void start() {
-    startGeneration("initial");
+    startGeneration(RelistReason.INITIAL);
     connectivityCheck.start();
     resyncTimer.start();
   }
@@ -122,18 +122,18 @@ public final class ResourceWatch<T extends HasMetadata> {
   }
 
   /** Starts a relist now unless one is already under way. Call on the sync context. */
-  public void relist(String reason) {
+  public void relist(RelistReason reason) {
     startGeneration(reason);
   }
 
-  private void startGeneration(String reason) {
+  private void startGeneration(RelistReason reason) {
     if (stopped || pending != null) {
       return;
     }
     retry.cancel();
     int id = ++generations;
-    LOG.info("listing {} ({}, generation {})", spec.kind(), reason, id);
-    metrics.relist(reason);
+    LOG.info("listing {} ({}, generation {})", spec.kind(), reason.label(), id);
+    observer.relist(reason);
     pending = new Generation<>(id, spec, reports, scheduler::nanoTime);
     pending.start();
   }
@@ -202,7 +202,7 @@ public final class ResourceWatch<T extends HasMetadata> {
       // agent when the server comes back, instead of a replayed watch plus a relist.
       current.markFailed();
       current.stop();
-      startGeneration("outage");
+      startGeneration(RelistReason.OUTAGE);
     }
   }
 
@@ -222,7 +222,7 @@ public final class ResourceWatch<T extends HasMetadata> {
     @Override
     public void event(Generation<T> generation, WatchEvent<T> event) {
       try {
-        metrics.watchEvent(spec.kind(), event.type().label());
+        observer.event(event.type());
         context.runOnContext(
             ignored -> {
               if (generation == current) {
@@ -237,7 +237,7 @@ public final class ResourceWatch<T extends HasMetadata> {
     @Override
     public void relistingInPlace(Generation<T> generation) {
       // fabric8 relists in place after 410 Gone; count it, its events reach the sink as usual.
-      metrics.relist("gone");
+      observer.relist(RelistReason.GONE);
     }
   }
 }

@@ -19,7 +19,7 @@ class ConnectivityCheckTest {
   private final FakeScheduler scheduler = new FakeScheduler();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final Connectivity connectivity =
-      new Connectivity("EndpointSlice", scheduler, new Metrics(registry));
+      new Connectivity("EndpointSlice", scheduler, new Metrics(registry).watch("EndpointSlice"));
   private final FakeWatch watch = new FakeWatch();
   private final ConnectivityCheck check =
       new ConnectivityCheck(scheduler, INTERVAL, RELIST_AFTER, connectivity, watch);

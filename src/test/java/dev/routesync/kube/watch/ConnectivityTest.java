@@ -13,7 +13,7 @@ class ConnectivityTest {
   private final FakeScheduler clock = new FakeScheduler(-5_000_000_000L);
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final Connectivity connectivity =
-      new Connectivity("EndpointSlice", clock, new Metrics(registry));
+      new Connectivity("EndpointSlice", clock, new Metrics(registry).watch("EndpointSlice"));
 
   private double connectedGauge() {
     return registry.get("routesync.api.connected").gauge().value();

@@ -122,7 +122,7 @@ class ResourceWatchTest {
             sink,
             syncContext,
             new VertxScheduler(vertx),
-            new Metrics(registry),
+            new Metrics(registry).watch("Service"),
             new Random(1));
     return watch;
   }
@@ -188,7 +188,7 @@ class ResourceWatchTest {
                       assertThat(
                               registry
                                   .get("routesync.relists")
-                                  .tag("reason", "test")
+                                  .tag("reason", "resync")
                                   .counter()
                                   .count())
                           .isEqualTo(1.0);
@@ -205,6 +205,6 @@ class ResourceWatchTest {
         .initialSync()
         .onComplete(
             testContext.succeeding(
-                ignored -> syncContext.runOnContext(v -> services.relist("test"))));
+                ignored -> syncContext.runOnContext(v -> services.relist(RelistReason.RESYNC))));
   }
 }

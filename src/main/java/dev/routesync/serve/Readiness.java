@@ -1,4 +1,4 @@
-package dev.routesync.observe;
+package dev.routesync.serve;
 
 import java.util.function.Supplier;
 

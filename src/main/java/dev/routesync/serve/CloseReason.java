@@ -1,0 +1,21 @@
+package dev.routesync.serve;
+
+/** Why the agent closed a connection, as a metric label. */
+public enum CloseReason {
+  /** A request, or a new connection's first one, was not complete within the header timeout. */
+  HEADER_TIMEOUT("header_timeout"),
+  /** Nothing in flight for the idle timeout. */
+  IDLE("idle"),
+  /** The agent is stopping and the connection had nothing in flight. */
+  DRAIN("drain");
+
+  private final String label;
+
+  CloseReason(String label) {
+    this.label = label;
+  }
+
+  public String label() {
+    return label;
+  }
+}

@@ -1,0 +1,110 @@
+package dev.routesync.observe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.routesync.kube.translate.SkipReason;
+import dev.routesync.kube.watch.RelistReason;
+import dev.routesync.kube.watch.WatchEvent;
+import dev.routesync.kube.watch.WatchObserver;
+import dev.routesync.serve.GrpcMethod;
+import dev.routesync.serve.WatchLag;
+import dev.routesync.sync.Batch;
+import dev.routesync.table.TableWriter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.grpc.common.GrpcStatus;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What dashboards, the PrometheusRule in daemonset/monitoring/ and alerts see: every routesync
+ * series, with its labels, help text and type, after every label value the agent emits has been
+ * recorded once. Values are left out; names, label names and values, descriptions and bucket
+ * layouts must stay as in {@code routesync-series.txt}. A characterization test: the expected list
+ * was scraped from the agent before its observation was typed, and must not change with it.
+ */
+class MetricsSeriesTest {
+
+  private static final List<String> KINDS = List.of("EndpointSlice", "Endpoints");
+
+  @Test
+  void everySeriesKeepsItsNameLabelsAndHelp() throws IOException {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Metrics metrics = new Metrics(registry);
+    metrics.bindTable(new TableWriter(Clock.systemUTC(), 16));
+    for (String kind : KINDS) {
+      WatchObserver watch = metrics.watch(kind);
+      for (WatchEvent.Type type : WatchEvent.Type.values()) {
+        watch.event(type);
+      }
+      for (RelistReason reason : RelistReason.values()) {
+        watch.relist(reason);
+      }
+      watch.connected(true);
+    }
+    metrics.watch(KINDS.get(0)).bindDisconnected(() -> 0);
+    for (SkipReason reason : SkipReason.values()) {
+      metrics.skips().skipped(reason);
+    }
+    for (Batch.Cause cause : Batch.Cause.values()) {
+      metrics.sync().batch(cause, 3, 1_000_000);
+    }
+    metrics.sync().flushed(1_000_000);
+    metrics.sync().publishLatency(1_000_000);
+    metrics.sync().networkProgramming(Duration.ofMillis(300));
+    for (GrpcMethod method : GrpcMethod.values()) {
+      for (GrpcStatus status : GrpcStatus.values()) {
+        metrics.serve().grpcCall(method, status);
+      }
+      metrics.serve().grpcAbortedByClient(method);
+    }
+    for (dev.routesync.serve.Listener listener : dev.routesync.serve.Listener.values()) {
+      metrics.serve().connectionsOpen(listener, () -> 1);
+      metrics.serve().connectionRejected(listener);
+      for (dev.routesync.serve.CloseReason reason : dev.routesync.serve.CloseReason.values()) {
+        metrics.serve().connectionClosed(listener, reason);
+      }
+    }
+    metrics.serve().watchSubscribers(1);
+    metrics.serve().watchMessage(2);
+    for (WatchLag how : WatchLag.values()) {
+      metrics.serve().watchLagged(how);
+    }
+
+    assertThat(String.join("\n", withoutValues(registry.scrape())))
+        .isEqualTo(String.join("\n", expected()));
+  }
+
+  /** Comment lines (HELP, TYPE) whole; series lines without their sample value; sorted. */
+  private static TreeSet<String> withoutValues(String scrape) {
+    TreeSet<String> lines = new TreeSet<>();
+    for (String line : scrape.split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      lines.add(line.startsWith("#") ? line : line.substring(0, line.lastIndexOf(' ')));
+    }
+    return lines;
+  }
+
+  private static TreeSet<String> expected() throws IOException {
+    try (InputStream in =
+        Objects.requireNonNull(
+            MetricsSeriesTest.class.getResourceAsStream("routesync-series.txt"))) {
+      TreeSet<String> lines = new TreeSet<>();
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (!line.isBlank()) {
+          lines.add(line);
+        }
+      }
+      return lines;
+    }
+  }
+}
