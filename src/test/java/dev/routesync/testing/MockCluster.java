@@ -72,7 +72,13 @@ public final class MockCluster implements AutoCloseable {
             dispatcher,
             /* useHttps= */ false);
     server.init(InetAddress.getLoopbackAddress(), 0);
-    client = server.createClient();
+    // The mock's one event loop can block for ~10 s when a watch connection is cut under it (its
+    // WatchEventsListener.onFailure waits for its sender to stop; STACK-NOTES: "can deadlock the
+    // mock"). Tests cut connections on purpose, so the test's own writes wait that out instead of
+    // failing at fabric8's default 10 s request timeout (seen once in five CI runs).
+    client =
+        server.createClient(
+            builder -> builder.editOrNewConfig().withRequestTimeout(30_000).endConfig());
     try {
       front = new TcpProxy(server.getPort());
     } catch (Exception e) {
