@@ -4,6 +4,7 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -50,13 +51,22 @@ final class Errors {
         .setStatusCode(status)
         .putHeader("content-type", "application/json")
         .putHeader("connection", "close")
-        .end(TableJson.error(status, message).encode())
+        .end(body(status, message).encode())
         .onComplete(done -> request.connection().close());
   }
 
   static void send(RoutingContext ctx, int status, String message) {
     if (!ctx.response().ended()) {
-      HttpApi.sendJson(ctx, status, TableJson.error(status, message));
+      HttpApi.sendJson(ctx, status, body(status, message));
     }
+  }
+
+  /**
+   * The error body, {@code {"status": 404, "error": "..."}}: the one JSON shape that is not an API
+   * message (answers are {@code routesync.v1} messages printed by {@link
+   * dev.routesync.api.ApiJson}).
+   */
+  private static JsonObject body(int status, String message) {
+    return new JsonObject().put("status", status).put("error", message);
   }
 }

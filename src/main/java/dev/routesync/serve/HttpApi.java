@@ -23,7 +23,7 @@ import java.util.Optional;
  *
  * <p>Answers are the gRPC API's own messages ({@link ProtoMapping}) printed by {@link ApiJson}, the
  * proto3 JSON mapping: the same documents as {@code routesync get ... -o json}, and no second
- * mapping to drift from the first. Only the error body ({@link TableJson#error}) is not a message.
+ * mapping to drift from the first. Only the error body ({@link Errors}) is not a message.
  */
 public final class HttpApi {
 
