@@ -134,6 +134,19 @@ class ArchitectureTest {
   }
 
   @Test
+  void theKubernetesRulesArePureAndSeeOnlyTheKubernetesModel() {
+    // One module for lint, gate and the drift detector: objects in, verdicts out; no client, no
+    // Vert.x, no logging, and nothing of routesync, so each of the three can use it as is.
+    classes()
+        .that()
+        .resideInAPackage("dev.routesync.rules..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("dev.routesync.rules..", "io.fabric8.kubernetes.api.model..", "java..")
+        .check(classes);
+  }
+
+  @Test
   void theWatchMachineryKnowsNothingOfWhatItWatches() {
     // Generations, backoff, relists and resync are reused for every watched kind: no Services,
     // no coalescer, no table, no translation, and none of the EndpointSlice side in kube/.
