@@ -1,6 +1,10 @@
 package dev.routesync;
 
 import dev.routesync.config.AgentConfig;
+import dev.routesync.config.Source;
+import dev.routesync.drift.DriftDetector;
+import dev.routesync.drift.DriftEvents;
+import dev.routesync.drift.DriftView;
 import dev.routesync.kube.EndpointSliceKind;
 import dev.routesync.kube.EndpointsKind;
 import dev.routesync.kube.KubeClients;
@@ -11,8 +15,11 @@ import dev.routesync.kube.SkipReporter;
 import dev.routesync.kube.WatchedKind;
 import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.kube.watch.ResourceWatch;
+import dev.routesync.kube.watch.WatchSink;
+import dev.routesync.kube.watch.WatchSinks;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.VertxMetrics;
+import dev.routesync.rules.PortSearch;
 import dev.routesync.serve.AdminServer;
 import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ConnectionGuards;
@@ -28,6 +35,8 @@ import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import dev.routesync.table.TableWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -41,6 +50,7 @@ import io.vertx.micrometer.MicrometerMetricsFactory;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -75,6 +85,11 @@ public final class Agent {
   private final KubernetesClient client;
   private final Coalescer coalescer;
   private final ResourceWatch<?> supervisor;
+  // The drift detector and its own watches; all null when it is off (driftOff says why).
+  private final DriftDetector drift;
+  private final String driftOff;
+  private final ResourceWatch<Pod> driftPods;
+  private final ResourceWatch<Service> driftServices;
   private final ApiServer apiServer;
   private final AdminServer adminServer;
 
@@ -101,12 +116,27 @@ public final class Agent {
     this.syncContext = vertx.getOrCreateContext();
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
-    WatchedKind<? extends HasMetadata> kind =
+    this.driftOff = driftOffReason(config);
+    this.drift =
+        driftOff != null
+            ? null
+            : new DriftDetector(
+                config.nodeName(),
+                config.drift().grace(),
+                config.coalescer().debounce(),
+                new VertxScheduler(vertx),
+                clock,
+                // Live clusters: sidecar ports resolve on 1.32+; an unresolved one on an older
+                // cluster is then reported as NotInEndpoints after the grace, never as certain.
+                PortSearch.CONTAINERS_AND_SIDECARS,
+                metrics.drift(),
+                DriftEvents.LOG_ONLY);
+    Wiring<?> wiring =
         switch (config.source()) {
-          case ENDPOINTSLICES -> new EndpointSliceKind();
-          case ENDPOINTS -> new EndpointsKind();
+          case ENDPOINTSLICES ->
+              wire(new EndpointSliceKind(), skips, drift == null ? null : drift.slices());
+          case ENDPOINTS -> wire(new EndpointsKind(), skips, null);
         };
-    Wiring<?> wiring = wire(kind, skips);
     this.coalescer = wiring.coalescer();
     this.supervisor = wiring.supervisor();
     this.apiServer =
@@ -122,6 +152,10 @@ public final class Agent {
             guards,
             config.limits());
     table.onPublish(apiServer::published);
+    this.driftPods = drift == null ? null : watchPods(drift.pods());
+    this.driftServices = drift == null ? null : watchServicesForDrift(drift.services());
+    DriftView driftView = drift == null ? DriftView.off(driftOff) : drift;
+    apiServer.serveDrift(driftView);
     this.adminServer =
         config.adminPort() == 0
             ? null
@@ -135,11 +169,18 @@ public final class Agent {
                 guards,
                 config.limits().forAdmin(),
                 metrics.serve());
+    if (adminServer != null) {
+      adminServer.serveDrift(driftView);
+    }
   }
 
   private record Wiring<T extends HasMetadata>(Coalescer coalescer, ResourceWatch<T> supervisor) {}
 
-  private <T extends HasMetadata> Wiring<T> wire(WatchedKind<T> kind, SkipReporter skips) {
+  /**
+   * @param alsoTo a second consumer of the watch (the drift detector), or null
+   */
+  private <T extends HasMetadata> Wiring<T> wire(
+      WatchedKind<T> kind, SkipReporter skips, WatchSink<T> alsoTo) {
     ServiceCache<T> cache = new ServiceCache<>(kind, skips);
     Coalescer newCoalescer =
         new Coalescer(
@@ -147,16 +188,83 @@ public final class Agent {
             config.coalescer(),
             new Reconciler(cache, table, metrics.sync()));
     ResourceSpec<T> spec = ServiceIndex.spec(kind, client, config.watch());
+    WatchSink<T> sink = new ServiceEventSink<>(kind, cache, newCoalescer, skips);
     ResourceWatch<T> newSupervisor =
         new ResourceWatch<>(
             spec,
             config.watch().recovery(),
-            new ServiceEventSink<>(kind, cache, newCoalescer, skips),
+            alsoTo == null ? sink : WatchSinks.tee(sink, alsoTo),
             syncContext,
             new VertxScheduler(vertx),
             metrics.watch(spec.kind()),
             new Random());
     return new Wiring<>(newCoalescer, newSupervisor);
+  }
+
+  /** Why the drift detector does not run, or null when it does. */
+  private static String driftOffReason(AgentConfig config) {
+    if (!config.drift().enabled()) {
+      return "turned off (--drift-detector=false)";
+    }
+    if (config.nodeName().isEmpty()) {
+      return "no node name (set --node-name or NODE_NAME, from the downward API's spec.nodeName)";
+    }
+    if (config.source() != Source.ENDPOINTSLICES) {
+      return "--source endpoints: the detector needs EndpointSlices (their pod uids per port)";
+    }
+    return null;
+  }
+
+  /**
+   * This node's pods ({@code fieldSelector spec.nodeName}, which the API server indexes), in the
+   * agent's namespaces, with the slice watch's recovery.
+   */
+  private ResourceWatch<Pod> watchPods(WatchSink<Pod> sink) {
+    ResourceSpec<Pod> spec =
+        new ResourceSpec<>(
+            "Pod",
+            config.watch().namespaces(),
+            namespace ->
+                (namespace == null
+                        ? client.pods().inAnyNamespace()
+                        : client.pods().inNamespace(namespace))
+                    .withField("spec.nodeName", config.nodeName())
+                    .runnableInformer(0),
+            Map.of());
+    return new ResourceWatch<>(
+        spec,
+        config.watch().recovery(),
+        sink,
+        syncContext,
+        new VertxScheduler(vertx),
+        metrics.watch(spec.kind()),
+        new Random());
+  }
+
+  /**
+   * The drift detector's Services watch: the mesh-managed Services, selected like their slices.
+   * (The table's own Services watch, when it has one, should feed both through WatchSinks.tee.)
+   */
+  private ResourceWatch<Service> watchServicesForDrift(WatchSink<Service> sink) {
+    ResourceSpec<Service> spec =
+        new ResourceSpec<>(
+            "Service",
+            config.watch().namespaces(),
+            namespace ->
+                (namespace == null
+                        ? client.services().inAnyNamespace()
+                        : client.services().inNamespace(namespace))
+                    .withLabelSelector(config.watch().labelSelector())
+                    .runnableInformer(0),
+            Map.of());
+    return new ResourceWatch<>(
+        spec,
+        config.watch().recovery(),
+        sink,
+        syncContext,
+        new VertxScheduler(vertx),
+        metrics.watch(spec.kind()),
+        new Random());
   }
 
   /** Starts an agent with credentials from the configuration. */
@@ -183,6 +291,9 @@ public final class Agent {
 
   private Future<Void> startAll() {
     LOG.info("starting routesync agent: {}", config.describe());
+    if (drift == null) {
+      LOG.info("drift detector off: {}", driftOff);
+    }
     Future<Void> socket =
         apiServer
             .listen()
@@ -209,7 +320,14 @@ public final class Agent {
         .<Void>mapEmpty()
         .onSuccess(
             ignored -> {
-              syncContext.runOnContext(v -> supervisor.start());
+              syncContext.runOnContext(
+                  v -> {
+                    supervisor.start();
+                    if (drift != null) {
+                      driftPods.start();
+                      driftServices.start();
+                    }
+                  });
               supervisor
                   .initialSync()
                   .onSuccess(
@@ -256,6 +374,11 @@ public final class Agent {
   /** Registers a listener called on the sync context after each published version. */
   public void onPublish(java.util.function.Consumer<RoutingTable> listener) {
     table.onPublish(listener);
+  }
+
+  /** The drift detector's latest snapshot (off, with the reason, when it does not run). */
+  public DriftView drift() {
+    return drift == null ? DriftView.off(driftOff) : drift;
   }
 
   public Readiness readiness() {
@@ -314,6 +437,10 @@ public final class Agent {
     syncContext.runOnContext(
         ignored -> {
           supervisor.stop();
+          if (drift != null) {
+            driftPods.stop();
+            driftServices.stop();
+          }
           watchesStopped.complete();
         });
     Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
