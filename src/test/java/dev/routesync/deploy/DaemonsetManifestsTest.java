@@ -377,7 +377,7 @@ class DaemonsetManifestsTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
-  void rbacIsListAndWatchOnEndpointSlicesOnly(String dir) {
+  void rbacIsListAndWatchOnEndpointSlicesServicesAndPodsOnly(String dir) {
     Install install = install(dir);
     assertThat(install.of(Role.class)).isEmpty();
     assertThat(install.of(RoleBinding.class)).isEmpty();
@@ -385,13 +385,21 @@ class DaemonsetManifestsTest {
     assertThat(roles).hasSize(1);
     ClusterRole role = roles.get(0);
     assertThat(role.getAggregationRule()).isNull();
-    assertThat(role.getRules()).hasSize(1);
-    PolicyRule rule = role.getRules().get(0);
-    assertThat(rule.getApiGroups()).containsExactly("discovery.k8s.io");
-    assertThat(rule.getResources()).containsExactly("endpointslices");
-    assertThat(rule.getVerbs()).containsExactlyInAnyOrder("list", "watch");
-    assertThat(rule.getResourceNames()).isNullOrEmpty();
-    assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
+    // EndpointSlices for the table; Services and this node's Pods for the drift detector. Read
+    // only, and list and watch only (no get).
+    Map<String, List<String>> verbsByResource = new TreeMap<>();
+    for (PolicyRule rule : role.getRules()) {
+      assertThat(rule.getResourceNames()).isNullOrEmpty();
+      assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
+      for (String group : rule.getApiGroups()) {
+        for (String resource : rule.getResources()) {
+          verbsByResource.put(group + "/" + resource, rule.getVerbs().stream().sorted().toList());
+        }
+      }
+    }
+    assertThat(verbsByResource)
+        .containsOnlyKeys("discovery.k8s.io/endpointslices", "/services", "/pods")
+        .allSatisfy((resource, verbs) -> assertThat(verbs).containsExactly("list", "watch"));
 
     List<ClusterRoleBinding> bindings = install.of(ClusterRoleBinding.class);
     assertThat(bindings).hasSize(1);
@@ -465,6 +473,40 @@ class DaemonsetManifestsTest {
         install("daemonset/base").daemonSet().getSpec().getTemplate().getMetadata().getLabels();
     assertThat(podLabels).containsAllEntriesOf(castLabels((Map<?, ?>) matchLabels));
     assertThat(podMonitor.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+  }
+
+  @Test
+  void theAlertsUseTheAgentsOwnGaugesAndNoKubeStateMetrics() {
+    GenericKubernetesResource rule =
+        render("daemonset/monitoring").stream()
+            .filter(o -> o.getKind().equals("PrometheusRule"))
+            .map(GenericKubernetesResource.class::cast)
+            .findFirst()
+            .orElseThrow();
+    Map<String, String> exprByAlert = new TreeMap<>();
+    for (Object group : (List<?>) rule.get("spec", "groups")) {
+      for (Object entry : (List<?>) ((Map<?, ?>) group).get("rules")) {
+        Map<?, ?> alert = (Map<?, ?>) entry;
+        exprByAlert.put(String.valueOf(alert.get("alert")), String.valueOf(alert.get("expr")));
+      }
+    }
+    assertThat(exprByAlert.get("RoutesyncPodNotInServiceEndpoints"))
+        .contains("routesync_drift_pods")
+        .contains("> 0");
+    assertThat(exprByAlert.get("MeshServiceLostAllReadyEndpoints"))
+        .contains("max_over_time(routesync_service_ready_endpoints[1h])")
+        .contains("max by (namespace, service, port)")
+        .contains("== 0");
+    assertThat(exprByAlert.values()).noneMatch(expr -> expr.contains("kube_"));
+    GenericKubernetesResource podMonitor =
+        render("daemonset/monitoring").stream()
+            .filter(o -> o.getKind().equals("PodMonitor"))
+            .map(GenericKubernetesResource.class::cast)
+            .findFirst()
+            .orElseThrow();
+    // The gauges' own namespace label must win over the agent pod's.
+    assertThat(podMonitor.<Object>get("spec", "podMetricsEndpoints", 0, "honorLabels"))
+        .isEqualTo(true);
   }
 
   private static Map<String, String> castLabels(Map<?, ?> map) {
