@@ -318,13 +318,11 @@ class SliceControllerTest {
 
   // ---- the incident ----------------------------------------------------------------------------
 
-  private static final Workload QUOTE =
-      new Workload(
-          "prod", "quote", Map.of("app", "quote"), spec(container("quote", port("http", 8080))));
+  private static final Workload QUOTE = SeedIncident.deployment();
 
   @Test
   void theIncidentRenameListsEveryNewPodReadyInAPortlessSlice() {
-    service("prod", "quote", "quote", servicePort("http", 80, "http", null));
+    client.resource(SeedIncident.service()).create();
     pods.deploy(QUOTE, 8, "node-a");
     controller.awaitSynced();
     assertThat(shape("prod", "quote").keySet()).containsExactly("http=8080/TCP");
@@ -332,8 +330,7 @@ class SliceControllerTest {
         .hasSize(8)
         .allMatch(e -> e.endsWith(READY));
 
-    Workload renamed = QUOTE.withSpec(spec(container("quote", port("http-api", 8080))));
-    Rollout rollout = pods.rollout(QUOTE, renamed, "node-b", 8, 2, 2);
+    Rollout rollout = pods.rollout(QUOTE, SeedIncident.renamed(), "node-b", 8, 2, 2);
 
     // First surge: two new Pods, Ready, listed ready without ports; the old eight still serve.
     Rollout.Step surge = rollout.step();
@@ -380,10 +377,9 @@ class SliceControllerTest {
 
   @Test
   void aNormalRolloutKeepsThePortAndEndsWithTheNewPods() {
-    service("prod", "quote", "quote", servicePort("http", 80, "http", null));
+    client.resource(SeedIncident.service()).create();
     pods.deploy(QUOTE, 8, "node-a");
-    Workload next = QUOTE.withSpec(spec(container("quote", port("http", 8081))));
-    Rollout rollout = pods.rollout(QUOTE, next, "node-b", 8, 2, 2);
+    Rollout rollout = pods.rollout(QUOTE, SeedIncident.nextImage(), "node-b", 8, 2, 2);
     List<Rollout.Kind> kinds = rollout.finish().stream().map(Rollout.Step::kind).toList();
     controller.awaitSynced();
 
@@ -397,7 +393,7 @@ class SliceControllerTest {
     assertThat(shape("prod", "quote"))
         .isEqualTo(
             Map.of(
-                "http=8081/TCP",
+                "http=8080/TCP",
                 rollout.newPods().stream()
                     .map(p -> p.getMetadata().getName() + " " + READY)
                     .sorted()
@@ -603,6 +599,90 @@ class SliceControllerTest {
         .isEqualTo(stored.getMetadata().getUid())
         .isNotEqualTo("uid-the-test-made-up")
         .isNotBlank();
+  }
+
+  @Test
+  void aServicesLabelChangesReachItsSlicesInPlace() {
+    service("shop", "web", "web", servicePort("http", 80, "http", null));
+    pod("shop", "web-1", "web", spec(container("app", port("http", 8080))));
+    controller.awaitSynced();
+    String name = controller.slicesOf("shop", "web").get(0).getMetadata().getName();
+
+    // The opt-in label goes: the slice loses it too (an agent's label-selected watch sees the
+    // slice go), in place.
+    client
+        .services()
+        .inNamespace("shop")
+        .withName("web")
+        .edit(
+            s ->
+                new ServiceBuilder(s)
+                    .editMetadata()
+                    .removeFromLabels("mesh-managed")
+                    .addToLabels("tier", "front")
+                    .endMetadata()
+                    .build());
+    controller.awaitSynced();
+
+    assertThat(controller.slicesOf("shop", "web"))
+        .singleElement()
+        .satisfies(
+            slice -> {
+              assertThat(slice.getMetadata().getName()).isEqualTo(name);
+              assertThat(slice.getMetadata().getLabels())
+                  .doesNotContainKey("mesh-managed")
+                  .containsEntry("tier", "front");
+            });
+    assertThat(
+            client
+                .discovery()
+                .v1()
+                .endpointSlices()
+                .inNamespace("shop")
+                .withLabel("mesh-managed", "true")
+                .list()
+                .getItems())
+        .isEmpty();
+  }
+
+  @Test
+  void aDualStackServiceGetsASlicePerFamilyWithThatFamilysAddresses() {
+    client
+        .resource(
+            new ServiceBuilder()
+                .withNewMetadata()
+                .withNamespace("shop")
+                .withName("web")
+                .endMetadata()
+                .withNewSpec()
+                .withIpFamilies("IPv4", "IPv6")
+                .addToSelector("app", "web")
+                .withPorts(servicePort("http", 80, 8080, null))
+                .endSpec()
+                .build())
+        .create();
+    Pod pod = pod("shop", "web-1", "web", spec(container("app")));
+    String v4 = pod.getStatus().getPodIP();
+    client
+        .pods()
+        .inNamespace("shop")
+        .withName("web-1")
+        .editStatus(
+            p ->
+                new PodBuilder(p)
+                    .editStatus()
+                    .addNewPodIP()
+                    .withIp("fd00:10:244::1")
+                    .endPodIP()
+                    .endStatus()
+                    .build());
+    controller.awaitSynced();
+
+    Map<String, List<String>> addresses = new TreeMap<>();
+    for (EndpointSlice slice : controller.slicesOf("shop", "web")) {
+      addresses.put(slice.getAddressType(), slice.getEndpoints().get(0).getAddresses());
+    }
+    assertThat(addresses).isEqualTo(Map.of("IPv4", List.of(v4), "IPv6", List.of("fd00:10:244::1")));
   }
 
   @Test
