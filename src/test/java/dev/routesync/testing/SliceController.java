@@ -106,6 +106,7 @@ public final class SliceController implements AutoCloseable {
   private final AtomicLong writes = new AtomicLong();
   private final SecureRandom random = new SecureRandom();
   private volatile boolean closed;
+  private volatile boolean paused;
 
   private SliceController(MockCluster cluster, Options options) throws Exception {
     this.options = options;
@@ -254,7 +255,7 @@ public final class SliceController implements AutoCloseable {
     while (true) {
       String key;
       synchronized (this) {
-        if (closed || dirty.isEmpty()) {
+        if (closed || paused || dirty.isEmpty()) {
           return;
         }
         key = dirty.iterator().next();
@@ -276,6 +277,22 @@ public final class SliceController implements AutoCloseable {
   }
 
   /**
+   * Stops writing slices: changes are remembered, not acted on, until {@link #resume()}. A lagging
+   * controller, as in a loaded cluster: Pods can be Ready and absent from their Service's slices.
+   */
+  public void pause() {
+    paused = true;
+  }
+
+  /** Acts on everything that changed while paused. */
+  public void resume() {
+    paused = false;
+    if (!closed) {
+      worker.execute(this::drain);
+    }
+  }
+
+  /**
    * Syncs every Service, and removes the slices of Services that no longer exist, on the
    * controller's thread; returns when the slices reflect the Pods and Services as they were when
    * this was called. Fails if a sync fails (the message says which).
@@ -285,8 +302,8 @@ public final class SliceController implements AutoCloseable {
   }
 
   public void awaitSynced(Duration timeout) {
-    if (closed) {
-      throw new IllegalStateException("slice controller is closed");
+    if (closed || paused) {
+      throw new IllegalStateException("slice controller is " + (closed ? "closed" : "paused"));
     }
     Future<?> done = worker.submit(this::syncAll);
     try {

@@ -400,6 +400,63 @@ class SliceControllerTest {
                     .toList()));
   }
 
+  @Test
+  void fixingTheServicesTargetPortTurnsThePortlessSliceBackIntoAPortSlice() {
+    client.resource(SeedIncident.service()).create();
+    pods.deploy(SeedIncident.renamed(), 8, "node-a");
+    controller.awaitSynced();
+    EndpointSlice portless = controller.slicesOf("prod", "quote").get(0);
+    assertThat(portless.getPorts()).isNull();
+
+    client
+        .services()
+        .inNamespace("prod")
+        .withName("quote")
+        .edit(
+            s ->
+                new ServiceBuilder(s)
+                    .editSpec()
+                    .editFirstPort()
+                    .withTargetPort(new IntOrString("http-api"))
+                    .endPort()
+                    .endSpec()
+                    .build());
+    controller.awaitSynced();
+
+    // The slice that would be deleted is reused for the one that would be created (finalize).
+    assertThat(controller.slicesOf("prod", "quote"))
+        .singleElement()
+        .satisfies(
+            slice -> {
+              assertThat(slice.getMetadata().getName()).isEqualTo(portless.getMetadata().getName());
+              assertThat(ports(slice)).isEqualTo("http=8080/TCP");
+              assertThat(slice.getEndpoints()).hasSize(8);
+            });
+  }
+
+  @Test
+  void aPausedControllerLagsAndCatchesUpOnResume() {
+    service("shop", "web", "web", servicePort("http", 80, "http", null));
+    pod("shop", "web-1", "web", spec(container("app", port("http", 8080))));
+    controller.awaitSynced();
+
+    controller.pause();
+    pod("shop", "web-2", "web", spec(container("app", port("http", 8080))));
+    await()
+        .atMost(CONVERGE)
+        .until(() -> client.pods().inNamespace("shop").withName("web-2").get() != null);
+    // Ready, and not an endpoint: what a drift detector calls NotInEndpoints.
+    assertThat(shape("shop", "web")).isEqualTo(Map.of("http=8080/TCP", List.of("web-1 " + READY)));
+
+    controller.resume();
+    await()
+        .atMost(CONVERGE)
+        .until(
+            () ->
+                shape("shop", "web")
+                    .equals(Map.of("http=8080/TCP", List.of("web-1 " + READY, "web-2 " + READY))));
+  }
+
   // ---- which Pods and Services ------------------------------------------------------------------
 
   @Test
