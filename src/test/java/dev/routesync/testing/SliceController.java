@@ -37,6 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -248,7 +249,16 @@ public final class SliceController implements AutoCloseable {
       dirty.add(key);
       triggers.put(key, Instant.now());
     }
-    worker.execute(this::drain);
+    run(this::drain);
+  }
+
+  /** On the controller's thread; nothing once it is closed. */
+  private void run(Runnable task) {
+    try {
+      worker.execute(task);
+    } catch (RejectedExecutionException closing) {
+      // close() raced the event: nothing more is written.
+    }
   }
 
   private void drain() {
@@ -268,7 +278,11 @@ public final class SliceController implements AutoCloseable {
         int attempt = retries.merge(key, 1, Integer::sum);
         if (attempt <= MAX_RETRIES && !closed) {
           log.debug("slice controller: sync of {} failed (attempt {}), retrying", key, attempt, e);
-          worker.schedule(() -> enqueue(key), 100, TimeUnit.MILLISECONDS);
+          try {
+            worker.schedule(() -> enqueue(key), 100, TimeUnit.MILLISECONDS);
+          } catch (RejectedExecutionException closing) {
+            return;
+          }
         } else {
           log.warn("slice controller: sync of {} failed {} times, dropped", key, attempt, e);
         }
@@ -287,9 +301,7 @@ public final class SliceController implements AutoCloseable {
   /** Acts on everything that changed while paused. */
   public void resume() {
     paused = false;
-    if (!closed) {
-      worker.execute(this::drain);
-    }
+    run(this::drain);
   }
 
   /**
