@@ -23,6 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * fabric8's mock API server in CRUD mode (real HTTP, real watches) on loopback, with a client for
  * the test to write objects. Its dispatcher can be told to answer the next watch with an in-stream
  * 410 Gone, as a real API server does when a watch's resourceVersion is too old.
+ *
+ * <p>Pods are indexed by node, as the real API server indexes them: a list or watch of Pods with
+ * {@code fieldSelector=spec.nodeName=<node>} sees only that node's Pods (see {@link NodeIndex}).
+ * fabric8's own mock ignores that field selector.
  */
 public final class MockCluster implements AutoCloseable {
 
@@ -39,6 +43,7 @@ public final class MockCluster implements AutoCloseable {
 
   public MockCluster() {
     KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(new HashMap<>());
+    NodeIndex.install(crud);
     Dispatcher dispatcher =
         new Dispatcher() {
           @Override
