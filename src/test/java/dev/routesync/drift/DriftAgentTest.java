@@ -14,6 +14,10 @@ import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.Http1;
 import dev.routesync.testing.LogCapture;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.PodDriver;
+import dev.routesync.testing.Rollout;
+import dev.routesync.testing.SeedIncident;
+import dev.routesync.testing.SliceController;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.vertx.core.json.JsonArray;
@@ -122,6 +126,50 @@ class DriftAgentTest {
     assertThat(new JsonObject(json.out()).getJsonArray("drift")).hasSize(8);
     Cli yaml = cli("get", "drift", "--socket", agent.socket().toString(), "-o", "yaml");
     assertThat(yaml.out()).contains("detector: \"on\"").contains("reason: \"NamedPortNotFound\"");
+  }
+
+  @Test
+  void theSeedsRolloutIsCaughtAtItsFirstNewPodsWhileTheOldOnesStillServe() throws Exception {
+    // The same incident with the EndpointSlice controller's model writing the slices, and the
+    // Deployment's rollout (maxSurge 2, maxUnavailable 2) driven step by step.
+    String drift =
+        "routesync_drift_pods{namespace=\"prod\",port=\"http\",reason=\"NamedPortNotFound\","
+            + "service=\"quote\"}";
+    String ready =
+        "routesync_service_ready_endpoints{namespace=\"prod\",port=\"http\",service=\"quote\"}";
+    try (SliceController controller = SliceController.start(cluster)) {
+      PodDriver driver = new PodDriver(cluster.client());
+      cluster.client().resource(SeedIncident.service()).create();
+      driver.deploy(SeedIncident.deployment(), SeedIncident.REPLICAS, NODE);
+      controller.awaitSynced();
+      agent = AgentHarness.startWithDrift(cluster.url(), NODE, Duration.ofSeconds(30), adminPort);
+      await().atMost(Duration.ofSeconds(10)).until(() -> metrics().contains(ready + " 8.0"));
+
+      Rollout rollout =
+          driver.rollout(
+              SeedIncident.deployment(),
+              SeedIncident.renamed(),
+              NODE,
+              SeedIncident.REPLICAS,
+              SeedIncident.MAX_SURGE,
+              SeedIncident.MAX_UNAVAILABLE);
+      Rollout.Step first = rollout.step();
+      long readyAt = System.nanoTime();
+      assertThat(first.kind()).isEqualTo(Rollout.Kind.SURGE);
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> metrics().contains(drift + " 2.0"));
+      System.out.println(
+          "drift detector latency (controller model): "
+              + (System.nanoTime() - readyAt) / 1_000_000
+              + " ms from the first new pods Ready to /metrics");
+      assertThat(metrics()).as("the old pods still serve").contains(ready + " 8.0");
+
+      rollout.finish();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> metrics().contains(drift + " 8.0") && metrics().contains(ready + " 0.0"));
+      assertThat(drift().getJsonArray("drift")).hasSize(8);
+    }
   }
 
   @Test
