@@ -17,9 +17,8 @@ import java.time.Instant;
  *
  * <ul>
  *   <li>409 on create: the Event exists already (an agent restarted within its lifetime; the name
- *       is deterministic). Its series is patched instead, counting the earlier incarnation as one
- *       observation: the recorder cannot know its count without {@code get}, which it is not
- *       granted, so the count is a lower bound.
+ *       is deterministic). An empty merge patch reads it back (the agent is granted {@code patch},
+ *       not {@code get}); its series is then patched to its own count plus this recorder's.
  *   <li>404 on patch: the Event was deleted or expired ({@code --event-ttl}). It is created again,
  *       with the series so far.
  * </ul>
@@ -28,9 +27,12 @@ import java.time.Instant;
  */
 final class EventApi {
 
-  /** What a write did: its result, the series count now in the API (0 if none), and adoption. */
-  record Outcome(EventResult result, int countWritten, boolean adopted) {
-    static final Outcome FAILED = new Outcome(EventResult.FAILED, 0, false);
+  /**
+   * What a write did: its result, the series count now in the API (0 if none), and the observations
+   * an Event found after a restart had already counted ({@code adopted}, else 0).
+   */
+  record Outcome(EventResult result, int countWritten, int adopted) {
+    static final Outcome FAILED = new Outcome(EventResult.FAILED, 0, 0);
   }
 
   private final KubernetesClient client;
@@ -51,14 +53,10 @@ final class EventApi {
           .inNamespace(body.getMetadata().getNamespace())
           .resource(withSeries(body, count, lastObserved))
           .create();
-      return new Outcome(EventResult.CREATED, count, false);
+      return new Outcome(EventResult.CREATED, count, 0);
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409) {
-        int adoptedCount = count + 1;
-        Outcome patched = patchOnly(body, adoptedCount, lastObserved);
-        return patched.result() == EventResult.UPDATED
-            ? new Outcome(EventResult.UPDATED, adoptedCount, true)
-            : patched;
+        return adopt(body, count, lastObserved);
       }
       return failed(body, e);
     } catch (RuntimeException e) {
@@ -69,8 +67,8 @@ final class EventApi {
   /** Patches the series of {@code body}'s Event to {@code count}; creates it again if gone. */
   Outcome patchSeries(Event body, int count, Instant lastObserved) {
     try {
-      patch(body, count, lastObserved);
-      return new Outcome(EventResult.UPDATED, count, false);
+      patch(body, seriesPatch(count, lastObserved));
+      return new Outcome(EventResult.UPDATED, count, 0);
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         return create(body, count, lastObserved);
@@ -81,30 +79,41 @@ final class EventApi {
     }
   }
 
-  private Outcome patchOnly(Event body, int count, Instant lastObserved) {
+  /** The Event exists already: add its count (1 for a singleton) to this recorder's. */
+  private Outcome adopt(Event body, int count, Instant lastObserved) {
     try {
-      patch(body, count, lastObserved);
-      return new Outcome(EventResult.UPDATED, count, false);
+      Event existing = patch(body, "{}");
+      int prior =
+          existing == null
+                  || existing.getSeries() == null
+                  || existing.getSeries().getCount() == null
+              ? 1
+              : existing.getSeries().getCount();
+      int total = prior + count;
+      patch(body, seriesPatch(total, lastObserved));
+      return new Outcome(EventResult.UPDATED, total, prior);
     } catch (RuntimeException e) {
       return failed(body, e);
     }
   }
 
-  private void patch(Event body, int count, Instant lastObserved) {
-    // A JSON merge patch of the series only: the API lets nothing else of a v1 Event change.
-    String series =
-        "{\"series\":{\"count\":"
-            + count
-            + ",\"lastObservedTime\":\""
-            + EventFields.microTime(lastObserved)
-            + "\"}}";
-    client
+  /** A JSON merge patch of the series only: the API lets nothing else of a v1 Event change. */
+  private static String seriesPatch(int count, Instant lastObserved) {
+    return "{\"series\":{\"count\":"
+        + count
+        + ",\"lastObservedTime\":\""
+        + EventFields.microTime(lastObserved)
+        + "\"}}";
+  }
+
+  private Event patch(Event body, String mergePatch) {
+    return client
         .events()
         .v1()
         .events()
         .inNamespace(body.getMetadata().getNamespace())
         .withName(body.getMetadata().getName())
-        .patch(PatchContext.of(PatchType.JSON_MERGE), series);
+        .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
   }
 
   private static Event withSeries(Event body, int count, Instant lastObserved) {
@@ -121,6 +130,10 @@ final class EventApi {
   }
 
   private Outcome failed(Event body, RuntimeException e) {
+    if (Thread.currentThread().isInterrupted()) {
+      // The recorder is closing and interrupted its worker: not the API server's failure.
+      return Outcome.FAILED;
+    }
     String event = body.getMetadata().getNamespace() + "/" + body.getMetadata().getName();
     Throwable cause = e.getCause();
     String detail = e.getMessage() + (cause == null ? "" : ", caused by " + cause);

@@ -125,6 +125,7 @@ public final class EventRecorder implements AutoCloseable {
   public void warn(EventSubject subject) {
     Objects.requireNonNull(subject, "subject");
     Write write;
+    boolean dropped;
     synchronized (lock) {
       if (closed) {
         return;
@@ -147,13 +148,12 @@ public final class EventRecorder implements AutoCloseable {
                 ? known.startWrite(now)
                 : null;
       }
-      if (write == null && known == null) {
-        // Not remembered: a later observation tries again, as a new Event.
-        observer.recorded(EventResult.DROPPED_RATE_LIMIT);
-        return;
-      }
+      // A dropped new key is not remembered: a later observation tries again, as a new Event.
+      dropped = known == null;
     }
-    if (write != null) {
+    if (dropped) {
+      observer.recorded(EventResult.DROPPED_RATE_LIMIT);
+    } else if (write != null) {
       submit(write);
     }
   }
@@ -244,10 +244,8 @@ public final class EventRecorder implements AutoCloseable {
             : api.patchSeries(s.body, write.count(), write.lastObserved());
     synchronized (lock) {
       s.inFlight = false;
-      if (outcome.adopted()) {
-        // The Event existed before this recorder knew the key: count that as one observation.
-        s.count++;
-      }
+      // An Event that outlived an agent restart: its earlier observations count too.
+      s.count += outcome.adopted();
       s.sentCount = Math.max(s.sentCount, outcome.countWritten());
     }
     observer.recorded(outcome.result());
