@@ -137,7 +137,7 @@ public final class EventRecorder implements AutoCloseable {
         if (!bucket.tryTake(now)) {
           write = null;
         } else {
-          known = new Series(subject.dedupKey(), event(subject, wall), wall, now);
+          known = new Series(subject, wall, now);
           series.put(subject.dedupKey(), known);
           write = known.startWrite(now);
         }
@@ -238,6 +238,10 @@ public final class EventRecorder implements AutoCloseable {
   /** On the worker thread. */
   private void perform(Write write) {
     Series s = write.series();
+    if (s.body == null) {
+      // Built here, not in warn(): hashing the key and building the model is the worker's time.
+      s.body = event(s.subject, s.firstObserved);
+    }
     Outcome outcome =
         write.create()
             ? api.create(s.body, write.count(), write.lastObserved())
@@ -260,7 +264,10 @@ public final class EventRecorder implements AutoCloseable {
    */
   private static final class Series {
     final String key;
-    final Event body;
+    final EventSubject subject;
+    final Instant firstObserved;
+    // Confined to the worker thread (built at the first write), not guarded by the lock.
+    Event body;
     int count;
     int sentCount;
     Instant lastObserved;
@@ -268,9 +275,10 @@ public final class EventRecorder implements AutoCloseable {
     long lastWriteNanos;
     boolean inFlight;
 
-    Series(String key, Event body, Instant wall, long nanos) {
-      this.key = key;
-      this.body = body;
+    Series(EventSubject subject, Instant wall, long nanos) {
+      this.key = subject.dedupKey();
+      this.subject = subject;
+      this.firstObserved = wall;
       this.count = 1;
       this.lastObserved = wall;
       this.lastObservedNanos = nanos;

@@ -1,7 +1,6 @@
 package dev.routesync.kube.events;
 
 import io.fabric8.kubernetes.api.model.ObjectReference;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import java.util.Objects;
 
 /**
@@ -48,31 +47,41 @@ public record EventSubject(
     }
     // fabric8's model objects are mutable: keep copies, so a caller reusing its reference cannot
     // change an Event that is already queued.
-    regarding = new ObjectReferenceBuilder(regarding).build();
-    related = related == null ? null : new ObjectReferenceBuilder(related).build();
+    regarding = copy(regarding);
+    related = copy(related);
     note = note == null ? "" : note;
   }
 
   /** A reference to a core/v1 object ({@code Pod}, {@code Service}) by namespace, name and uid. */
   public static ObjectReference coreReference(
       String kind, String namespace, String name, String uid) {
-    return new ObjectReferenceBuilder()
-        .withApiVersion("v1")
-        .withKind(kind)
-        .withNamespace(namespace)
-        .withName(name)
-        .withUid(uid)
-        .build();
+    return new ObjectReference("v1", null, kind, name, namespace, null, uid);
   }
 
   @Override
   public ObjectReference regarding() {
-    return new ObjectReferenceBuilder(regarding).build();
+    return copy(regarding);
   }
 
   @Override
   public ObjectReference related() {
-    return related == null ? null : new ObjectReferenceBuilder(related).build();
+    return copy(related);
+  }
+
+  /**
+   * The fields an Event's reference carries; the constructor, not a builder: this is the hot path.
+   */
+  private static ObjectReference copy(ObjectReference ref) {
+    return ref == null
+        ? null
+        : new ObjectReference(
+            ref.getApiVersion(),
+            ref.getFieldPath(),
+            ref.getKind(),
+            ref.getName(),
+            ref.getNamespace(),
+            ref.getResourceVersion(),
+            ref.getUid());
   }
 
   private static void requireText(String value, String what) {
