@@ -33,10 +33,11 @@ import java.util.Objects;
  *   <li><b>Bounded memory.</b> At most {@link EventRecorderSettings#maxKeys} keys, the least
  *       recently observed forgotten first; keys not observed for {@link
  *       EventRecorderSettings#forgetAfter} are forgotten by the sweep.
- *   <li><b>Never blocks, never throws.</b> {@link #warn} takes a lock for a map lookup and at most
- *       one Event build; the fabric8 calls run on one worker thread with a bounded queue, and what
- *       does not fit is dropped and counted ({@link EventResult#DROPPED_QUEUE_FULL}). API failures
- *       are counted and logged at most once a minute per kind of failure.
+ *   <li><b>Never blocks, never throws.</b> {@link #warn} takes a lock for a map lookup and a token
+ *       (about a microsecond, warm); the Event is built and the fabric8 calls run on one worker
+ *       thread with a bounded queue, and what does not fit is dropped and counted ({@link
+ *       EventResult#DROPPED_QUEUE_FULL}). API failures are counted and logged at most once a minute
+ *       per kind of failure.
  * </ul>
  *
  * <p>Threading: {@link #warn} from any thread. The scheduler's sweep may run on any thread (the
