@@ -1,6 +1,7 @@
 package dev.routesync.observe;
 
 import dev.routesync.kube.SkipObserver;
+import dev.routesync.kube.events.EventObserver;
 import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.serve.ServeObserver;
 import dev.routesync.sync.SyncObserver;
@@ -11,10 +12,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Every routesync meter, named once, behind the observer interface of the stage that records it:
- * {@link #watch} for kube/watch, {@link #skips} for kube, {@link #sync} for sync, {@link #serve}
- * for serve. The stages see only their interfaces and enums; this package maps them to Micrometer,
- * so the agent is the one place that wires the two. Counters labelled by an enum are one per
- * constant, registered up front, so recording is an array index, not a registry lookup.
+ * {@link #watch} for kube/watch, {@link #skips} for kube, {@link #kubernetesEvents} for
+ * kube/events, {@link #sync} for sync, {@link #serve} for serve. The stages see only their
+ * interfaces and enums; this package maps them to Micrometer, so the agent is the one place that
+ * wires the two. Counters labelled by an enum are one per constant, registered up front, so
+ * recording is an array index, not a registry lookup.
  *
  * <p>Prometheus names follow from Micrometer's: {@code routesync.events} becomes {@code
  * routesync_events_total}, timers become {@code _seconds} histograms. To add a meter, add a method
@@ -30,12 +32,14 @@ public final class Metrics {
   private final SkipMetrics skips;
   private final SyncMetrics sync;
   private final ServeMetrics serve;
+  private final KubernetesEventMetrics kubernetesEvents;
 
   public Metrics(MeterRegistry registry) {
     this.registry = registry;
     this.skips = new SkipMetrics(registry);
     this.sync = new SyncMetrics(registry);
     this.serve = new ServeMetrics(registry);
+    this.kubernetesEvents = new KubernetesEventMetrics(registry);
     Gauge.builder("routesync.api.connected", apiConnected, AtomicInteger::get)
         .description("1 while the watch on the Kubernetes API server is established")
         .register(registry);
@@ -66,6 +70,11 @@ public final class Metrics {
   /** What serving reports: gRPC calls and Watch streams. */
   public ServeObserver serve() {
     return serve;
+  }
+
+  /** What the Kubernetes Event recorder reports: Events created, updated, dropped, failed. */
+  public EventObserver kubernetesEvents() {
+    return kubernetesEvents;
   }
 
   /** Registers the gauges that read the published table. */
