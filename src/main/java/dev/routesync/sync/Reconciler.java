@@ -1,15 +1,14 @@
 package dev.routesync.sync;
 
-import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -17,8 +16,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Recomputes each service of a batch once, from the current watch caches, and publishes the result.
- * Idempotent: recomputing a service whose endpoints did not change produces no new version, so
- * replays, duplicate deliveries and relists cause no sidecar churn.
+ * Idempotent: recomputing a service whose endpoints and declared ports did not change produces no
+ * new version, so replays, duplicate deliveries and relists cause no sidecar churn.
  *
  * <p>Threading: runs on the coalescer's context, the table's single writer.
  */
@@ -59,13 +58,13 @@ public final class Reconciler implements Coalescer.BatchSink {
   @Override
   public void flush(Batch batch) {
     long start = System.nanoTime();
-    Map<ServiceKey, List<Endpoint>> upserts = new HashMap<>();
+    Map<ServiceKey, ServiceState> upserts = new HashMap<>();
     // A set: the table checks each upsert against the removals.
     Set<ServiceKey> removals = new HashSet<>();
     for (ServiceKey key : batch.keys()) {
-      Optional<List<Endpoint>> endpoints = lookup.endpointsOf(key);
-      if (endpoints.isPresent()) {
-        upserts.put(key, endpoints.get());
+      Optional<ServiceState> state = lookup.stateOf(key);
+      if (state.isPresent()) {
+        upserts.put(key, state.get());
       } else {
         removals.add(key);
       }

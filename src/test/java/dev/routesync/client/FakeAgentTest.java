@@ -52,9 +52,9 @@ class FakeAgentTest {
     assertThat(result.out())
         .isEqualTo(
             """
-            NAMESPACE   NAME         ENDPOINTS   READY   VERSION
-            billing     ledger-api   0           0       7
-            shop        cart         3           2       40
+            NAMESPACE   NAME         ENDPOINTS   READY   PORTS                VERSION
+            billing     ledger-api   0           0       <none>               7
+            shop        cart         3           2       admin=2/2,http=2/2   40
             """);
     assertThat(agent.requests).containsExactly(ListRequest.getDefaultInstance());
   }

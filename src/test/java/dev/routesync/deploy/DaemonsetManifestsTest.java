@@ -377,7 +377,7 @@ class DaemonsetManifestsTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
-  void rbacIsListAndWatchOnEndpointSlicesOnly(String dir) {
+  void rbacIsListAndWatchOnEndpointSlicesAndServicesOnly(String dir) {
     Install install = install(dir);
     assertThat(install.of(Role.class)).isEmpty();
     assertThat(install.of(RoleBinding.class)).isEmpty();
@@ -385,13 +385,19 @@ class DaemonsetManifestsTest {
     assertThat(roles).hasSize(1);
     ClusterRole role = roles.get(0);
     assertThat(role.getAggregationRule()).isNull();
-    assertThat(role.getRules()).hasSize(1);
-    PolicyRule rule = role.getRules().get(0);
-    assertThat(rule.getApiGroups()).containsExactly("discovery.k8s.io");
-    assertThat(rule.getResources()).containsExactly("endpointslices");
-    assertThat(rule.getVerbs()).containsExactlyInAnyOrder("list", "watch");
-    assertThat(rule.getResourceNames()).isNullOrEmpty();
-    assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
+    assertThat(role.getRules()).hasSize(2);
+    PolicyRule slices = role.getRules().get(0);
+    assertThat(slices.getApiGroups()).containsExactly("discovery.k8s.io");
+    assertThat(slices.getResources()).containsExactly("endpointslices");
+    // Services for their declared ports (per-port ready counts); list and watch, no get.
+    PolicyRule services = role.getRules().get(1);
+    assertThat(services.getApiGroups()).containsExactly("");
+    assertThat(services.getResources()).containsExactly("services");
+    for (PolicyRule rule : role.getRules()) {
+      assertThat(rule.getVerbs()).containsExactlyInAnyOrder("list", "watch");
+      assertThat(rule.getResourceNames()).isNullOrEmpty();
+      assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
+    }
 
     List<ClusterRoleBinding> bindings = install.of(ClusterRoleBinding.class);
     assertThat(bindings).hasSize(1);

@@ -153,14 +153,14 @@ class ServiceCacheTest {
     // A sibling slice changes five times: the Service is recomputed each time, the bad slice not.
     for (int pods = 2; pods <= 6; pods++) {
       apply(good("web-a", pods));
-      assertThat(cache.endpointsOf(WEB).orElseThrow()).hasSize(pods);
+      assertThat(cache.stateOf(WEB).orElseThrow().endpoints()).hasSize(pods);
     }
     assertThat(skipped("invalid_ip")).isEqualTo(1.0);
 
     // A new version of the bad slice, still malformed, is counted again; once.
     apply(badIp("web-bad", "10.0.0.301"));
-    cache.endpointsOf(WEB);
-    cache.endpointsOf(WEB);
+    cache.stateOf(WEB);
+    cache.stateOf(WEB);
     assertThat(skipped("invalid_ip")).isEqualTo(2.0);
     assertThat(cache.countedSkips()).isEqualTo(1);
   }
@@ -171,13 +171,13 @@ class ServiceCacheTest {
     for (int i = 1; i <= 5; i++) {
       apply(badIp("web-bad-" + i, "10.0.0.30" + i));
     }
-    cache.endpointsOf(WEB);
+    cache.stateOf(WEB);
     assertThat(skipped("invalid_ip")).isEqualTo(5.0);
     assertThat(cache.countedSkips()).isEqualTo(5);
 
     apply(good("web-bad-1", 2)); // fixed
     delete(badIp("web-bad-2", "10.0.0.302"));
-    cache.endpointsOf(WEB);
+    cache.stateOf(WEB);
     assertThat(cache.countedSkips()).isEqualTo(3);
     assertThat(skipped("invalid_ip")).isEqualTo(5.0);
 
@@ -185,12 +185,12 @@ class ServiceCacheTest {
     for (String name : List.of("web-a", "web-bad-1", "web-bad-3", "web-bad-4", "web-bad-5")) {
       delete(good(name, 1));
     }
-    assertThat(cache.endpointsOf(WEB)).isEmpty();
+    assertThat(cache.stateOf(WEB)).isEmpty();
     assertThat(cache.countedSkips()).isZero();
 
     // Recreated with the same name, it is a new object version: counted again.
     apply(badIp("web-bad-3", "10.0.0.303"));
-    cache.endpointsOf(WEB);
+    cache.stateOf(WEB);
     assertThat(skipped("invalid_ip")).isEqualTo(6.0);
   }
 }

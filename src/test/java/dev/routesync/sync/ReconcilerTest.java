@@ -8,6 +8,7 @@ import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -34,8 +35,8 @@ class ReconcilerTest {
     final Map<ServiceKey, List<Endpoint>> services = new HashMap<>();
 
     @Override
-    public Optional<List<Endpoint>> endpointsOf(ServiceKey key) {
-      return Optional.ofNullable(services.get(key));
+    public Optional<ServiceState> stateOf(ServiceKey key) {
+      return Optional.ofNullable(services.get(key)).map(ServiceState::of);
     }
   }
 

@@ -43,7 +43,10 @@ public final class MockCluster implements AutoCloseable {
         new Dispatcher() {
           @Override
           public MockResponse dispatch(RecordedRequest request) {
+            // Only the EndpointSlice watch: the agent's Services watch reconnects too, and must
+            // not take the 410 meant for the slices.
             if (request.getPath().contains("watch=true")
+                && request.getPath().contains("/endpointslices")
                 && goneOnNextWatch.compareAndSet(true, false)) {
               goneSent.incrementAndGet();
               return new MockResponse()
@@ -104,7 +107,7 @@ public final class MockCluster implements AutoCloseable {
     return client;
   }
 
-  /** The next watch request gets a websocket whose first event is ERROR 410 Gone. */
+  /** The next EndpointSlice watch request gets a websocket whose first event is ERROR 410 Gone. */
   public void answerNextWatchWithGone() {
     goneOnNextWatch.set(true);
   }

@@ -1,5 +1,7 @@
 package dev.routesync.testing;
 
+import static dev.routesync.testing.TableStates.states;
+
 import dev.routesync.observe.Metrics;
 import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ConnectionGuards;
@@ -120,7 +122,7 @@ public final class ServeHarness implements AutoCloseable {
 
   /** Publishes {@code service} with exactly these endpoints. */
   public RoutingTable put(String namespace, String name, List<Endpoint> endpoints) {
-    return table.publish(Map.of(new ServiceKey(namespace, name), endpoints), List.of());
+    return table.publish(states(Map.of(new ServiceKey(namespace, name), endpoints)), List.of());
   }
 
   public RoutingTable remove(String namespace, String name) {
