@@ -9,6 +9,7 @@ import dev.routesync.kube.watch.Generation;
 import dev.routesync.kube.watch.GenerationListener;
 import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.observe.Metrics;
+import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.testing.MockCluster;
 import dev.routesync.testing.Slices.Pod;
@@ -192,5 +193,22 @@ class ServiceCacheTest {
     apply(badIp("web-bad-3", "10.0.0.303"));
     cache.stateOf(WEB);
     assertThat(skipped("invalid_ip")).isEqualTo(6.0);
+  }
+
+  @Test
+  void aServicesStateCarriesItsDeclaredPortsButOnlySlicesMakeIt() {
+    ServiceKey other = new ServiceKey("shop", "no-slices");
+    List<Port> http = List.of(new Port("http", 80, "TCP"));
+    ServiceCache<EndpointSlice> withPorts =
+        new ServiceCache<>(
+            kind,
+            new SkipReporter(new Metrics(registry).skips(), System::nanoTime, 10, TimeUnit.SECONDS),
+            key -> http);
+    withPorts.swap(generation);
+    apply(good("web-a", 2));
+
+    assertThat(withPorts.stateOf(WEB).orElseThrow().servicePorts()).isEqualTo(http);
+    assertThat(withPorts.stateOf(WEB).orElseThrow().endpoints()).hasSize(2);
+    assertThat(withPorts.stateOf(other)).as("declared ports alone make no entry").isEmpty();
   }
 }
