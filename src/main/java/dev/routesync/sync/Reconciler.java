@@ -1,6 +1,8 @@
 package dev.routesync.sync;
 
+import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableWriter;
@@ -9,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -74,19 +77,24 @@ public final class Reconciler implements Coalescer.BatchSink {
     observer.batch(batch.cause(), batch.keys().size(), batch.waitNanos());
     observer.flushed(System.nanoTime() - start);
     if (after != before) {
-      recordLatencies(batch, after.changedSince(before.version()).orElse(Set.of()));
+      recordLatencies(batch, before, after);
     }
   }
 
   // Only for services whose published state changed: an idempotent recompute publishes nothing,
   // so there is no latency to speak of.
-  private void recordLatencies(Batch batch, Set<ServiceKey> changed) {
+  private void recordLatencies(Batch batch, RoutingTable before, RoutingTable after) {
     long now = nanoTime.getAsLong();
     Instant wallNow = wallClock.instant();
-    for (ServiceKey key : changed) {
+    for (ServiceKey key : after.changedSince(before.version()).orElse(Set.of())) {
       Long arrived = batch.changedAt().get(key);
       if (arrived != null) {
         observer.publishLatency(now - arrived);
+      }
+      // Network programming is about endpoints: a Service whose declared ports alone changed
+      // still carries its slices' old trigger time, and would measure that time's age instead.
+      if (endpointsOf(before, key).equals(endpointsOf(after, key))) {
+        continue;
       }
       // As kube-proxy does: a change made before the agent started (every object of the initial
       // list, however old) measures the agent's uptime, not how fast it programs a change.
@@ -95,5 +103,9 @@ public final class Reconciler implements Coalescer.BatchSink {
           .filter(trigger -> trigger.isAfter(startedAt))
           .ifPresent(trigger -> observer.networkProgramming(Duration.between(trigger, wallNow)));
     }
+  }
+
+  private static Optional<List<Endpoint>> endpointsOf(RoutingTable table, ServiceKey key) {
+    return table.get(key).map(ServiceEndpoints::endpoints);
   }
 }
