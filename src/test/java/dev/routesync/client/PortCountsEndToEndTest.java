@@ -14,6 +14,7 @@ import dev.routesync.testing.GrpcJavaClient;
 import dev.routesync.testing.MockCluster;
 import dev.routesync.testing.Slices;
 import dev.routesync.testing.Slices.Pod;
+import dev.routesync.testing.TcpProxy;
 import dev.routesync.testing.UdsHttp;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
@@ -203,6 +204,43 @@ class PortCountsEndToEndTest {
                         && agent.counter("routesync.batches", "cause", "relist") >= 6);
         assertThat(agent.table()).isSameAs(synced);
         cluster.close(); // before the agent: see MockCluster#url
+      }
+    }
+  }
+
+  @Test
+  void anApiServerRestartRelistsBothWatchesWithoutFlashingThePorts() throws Exception {
+    try (MockCluster before = new MockCluster();
+        MockCluster after = new MockCluster();
+        TcpProxy proxy = new TcpProxy(before.port())) {
+      for (MockCluster cluster : List.of(before, after)) {
+        apply(cluster, service("quote", "http", b -> b));
+        cluster.apply(Slices.portless("shop", "quote-a", "quote", pods("quote", 1, 8)));
+      }
+      try (AgentHarness agent = AgentHarness.start(proxy.url()).cutOnClose(proxy)) {
+        RoutingTable synced = agent.table();
+        assertThat(synced.get(QUOTE).orElseThrow().servicePorts()).isNotEmpty();
+
+        proxy.cut();
+        // Down for longer than relist-after: both watches relist when the server is back.
+        await().atMost(CONVERGE).until(() -> agent.disconnectedSeconds() > 0.5);
+        double relists = agent.counter("routesync.batches", "cause", "relist");
+        proxy.restore(after.port());
+        await()
+            .atMost(CONVERGE)
+            .until(() -> agent.counter("routesync.batches", "cause", "relist") >= relists + 2);
+
+        // Same objects on the restarted server: nothing to publish, and nothing was published
+        // without quote's ports in between. (Before the initial sync, a version of the slices
+        // alone may be published; it is never served, since nothing trusts it.)
+        assertThat(agent.table()).isSameAs(synced);
+        assertThat(agent.published())
+            .filteredOn(table -> table.version() >= synced.version())
+            .allSatisfy(
+                table ->
+                    assertThat(table.get(QUOTE))
+                        .hasValueSatisfying(
+                            quote -> assertThat(quote.servicePorts()).isNotEmpty()));
       }
     }
   }
