@@ -89,8 +89,8 @@ class AgainstApiServerTest {
     List<String> lines = result.out().lines().toList();
     assertThat(lines).hasSize(4);
     assertThat(lines.get(0)).matches("v\\d+ reset services=1");
-    assertThat(lines.get(1)).isEqualTo("  ~ shop/cart endpoints=3");
+    assertThat(lines.get(1)).isEqualTo("  ~ shop/cart endpoints=3 ports=http=3/3");
     assertThat(lines.get(2)).matches("v\\d+ update upserted=1 removed=0");
-    assertThat(lines.get(3)).isEqualTo("  ~ shop/cart endpoints=5");
+    assertThat(lines.get(3)).isEqualTo("  ~ shop/cart endpoints=5 ports=http=5/5");
   }
 }

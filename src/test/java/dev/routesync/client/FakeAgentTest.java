@@ -164,7 +164,7 @@ class FakeAgentTest {
             """
             v42 reset services=2
               ~ billing/ledger-api endpoints=0
-              ~ shop/cart endpoints=3
+              ~ shop/cart endpoints=3 ports=admin=2/2,http=2/2
             v43 update upserted=1 removed=1
               ~ shop/cart endpoints=1
               - billing/ledger-api
