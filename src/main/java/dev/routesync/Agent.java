@@ -7,10 +7,13 @@ import dev.routesync.kube.KubeClients;
 import dev.routesync.kube.ServiceCache;
 import dev.routesync.kube.ServiceEventSink;
 import dev.routesync.kube.ServiceIndex;
+import dev.routesync.kube.ServicePorts;
+import dev.routesync.kube.ServicePortsSink;
 import dev.routesync.kube.SkipReporter;
 import dev.routesync.kube.WatchedKind;
 import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.kube.watch.ResourceWatch;
+import dev.routesync.kube.watch.WatchSink;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.VertxMetrics;
 import dev.routesync.serve.AdminServer;
@@ -28,6 +31,7 @@ import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import dev.routesync.table.TableWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -75,6 +79,8 @@ public final class Agent {
   private final KubernetesClient client;
   private final Coalescer coalescer;
   private final ResourceWatch<?> supervisor;
+  // The table's second input: the Services' declared ports (see ServicePorts).
+  private final ResourceWatch<Service> services;
   private final ApiServer apiServer;
   private final AdminServer adminServer;
 
@@ -109,6 +115,8 @@ public final class Agent {
     Wiring<?> wiring = wire(kind, skips);
     this.coalescer = wiring.coalescer();
     this.supervisor = wiring.supervisor();
+    // Another consumer of the Services watch joins here, with WatchSinks.tee.
+    this.services = watchServices(wiring.servicesSink());
     this.apiServer =
         new ApiServer(
             vertx,
@@ -137,10 +145,12 @@ public final class Agent {
                 metrics.serve());
   }
 
-  private record Wiring<T extends HasMetadata>(Coalescer coalescer, ResourceWatch<T> supervisor) {}
+  private record Wiring<T extends HasMetadata>(
+      Coalescer coalescer, ResourceWatch<T> supervisor, WatchSink<Service> servicesSink) {}
 
   private <T extends HasMetadata> Wiring<T> wire(WatchedKind<T> kind, SkipReporter skips) {
-    ServiceCache<T> cache = new ServiceCache<>(kind, skips);
+    ServicePorts servicePorts = new ServicePorts();
+    ServiceCache<T> cache = new ServiceCache<>(kind, skips, servicePorts::portsOf);
     Coalescer newCoalescer =
         new Coalescer(
             new VertxScheduler(vertx),
@@ -156,7 +166,24 @@ public final class Agent {
             new VertxScheduler(vertx),
             metrics.watch(spec.kind()),
             new Random());
-    return new Wiring<>(newCoalescer, newSupervisor);
+    return new Wiring<>(
+        newCoalescer, newSupervisor, new ServicePortsSink(servicePorts, newCoalescer));
+  }
+
+  /**
+   * The Services watch: the slice watch's namespaces, selector and recovery, always on, since the
+   * table needs the Services' declared ports to count ready endpoints per port.
+   */
+  private ResourceWatch<Service> watchServices(WatchSink<Service> sink) {
+    ResourceSpec<Service> spec = ServicePorts.spec(client, config.watch());
+    return new ResourceWatch<>(
+        spec,
+        config.watch().recovery(),
+        sink,
+        syncContext,
+        new VertxScheduler(vertx),
+        metrics.watch(spec.kind()),
+        new Random());
   }
 
   /** Starts an agent with credentials from the configuration. */
@@ -209,9 +236,12 @@ public final class Agent {
         .<Void>mapEmpty()
         .onSuccess(
             ignored -> {
-              syncContext.runOnContext(v -> supervisor.start());
-              supervisor
-                  .initialSync()
+              syncContext.runOnContext(
+                  v -> {
+                    supervisor.start();
+                    services.start();
+                  });
+              initialSync()
                   .onSuccess(
                       v -> {
                         // On the sync context, after the initial sync's version is published.
@@ -262,8 +292,13 @@ public final class Agent {
     return readiness;
   }
 
+  /**
+   * Completes once both watches (slices or Endpoints, and Services) have synced, so the first
+   * version trusted already carries the Services' ports. An agent that cannot list Services (RBAC)
+   * stays unready, its watch logging why at each retry, rather than publish counts it cannot know.
+   */
   public Future<Void> initialSync() {
-    return supervisor.initialSync();
+    return Future.all(supervisor.initialSync(), services.initialSync()).mapEmpty();
   }
 
   public PrometheusMeterRegistry registry() {
@@ -314,6 +349,7 @@ public final class Agent {
     syncContext.runOnContext(
         ignored -> {
           supervisor.stop();
+          services.stop();
           watchesStopped.complete();
         });
     Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();

@@ -8,7 +8,6 @@ import dev.routesync.sync.SyncObserver;
 import dev.routesync.table.TableView;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Every routesync meter, named once, behind the observer interface of the stage that records it:
@@ -28,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Metrics {
 
   private final MeterRegistry registry;
-  private final AtomicInteger apiConnected = new AtomicInteger();
+  private final ApiConnection apiConnection = new ApiConnection();
   private final SkipMetrics skips;
   private final SyncMetrics sync;
   private final ServeMetrics serve;
@@ -40,8 +39,14 @@ public final class Metrics {
     this.sync = new SyncMetrics(registry);
     this.serve = new ServeMetrics(registry);
     this.kubernetesEvents = new KubernetesEventMetrics(registry);
-    Gauge.builder("routesync.api.connected", apiConnected, AtomicInteger::get)
+    Gauge.builder("routesync.api.connected", apiConnection, ApiConnection::connected)
         .description("1 while the watch on the Kubernetes API server is established")
+        .register(registry);
+    // How long the watch has been down: 0 while connected, so an alert can fire on an agent
+    // serving a stale table for too long. Over every watch, the longest outage.
+    Gauge.builder("routesync.api.disconnected", apiConnection, c -> c.disconnectedNanos() / 1e9)
+        .description("Seconds since the watch on the API server went down; 0 while connected")
+        .baseUnit("seconds")
         .register(registry);
   }
 
@@ -51,10 +56,11 @@ public final class Metrics {
 
   /**
    * What a watch of {@code kind} reports: its events, relists and connection. Call once per watched
-   * kind; the relist and connection meters are the same for every kind.
+   * kind; the relist and connection meters are the same for every kind (connected while every watch
+   * is, disconnected as long as the longest outage).
    */
   public WatchObserver watch(String kind) {
-    return new WatchMetrics(registry, kind, apiConnected);
+    return new WatchMetrics(registry, kind, apiConnection);
   }
 
   /** What translation skipped, counted once per object version. */

@@ -385,7 +385,8 @@ class DaemonsetManifestsTest {
     assertThat(roles).hasSize(1);
     ClusterRole role = roles.get(0);
     assertThat(role.getAggregationRule()).isNull();
-    // "group/resource" -> verbs, over every rule: reading slices, and writing the drift
+    // "group/resource" -> verbs, over every rule: reading slices and Services, and writing the
+    // drift
     // detector's Events (created, then only their series patched: no get, update or delete).
     Map<String, Set<String>> grants = new TreeMap<>();
     for (PolicyRule rule : role.getRules()) {
@@ -403,6 +404,7 @@ class DaemonsetManifestsTest {
         .containsExactlyInAnyOrderEntriesOf(
             Map.of(
                 "discovery.k8s.io/endpointslices", Set.of("list", "watch"),
+                "/services", Set.of("list", "watch"),
                 "events.k8s.io/events", Set.of("create", "patch")));
 
     List<ClusterRoleBinding> bindings = install.of(ClusterRoleBinding.class);

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class MetricsSeriesTest {
 
-  private static final List<String> KINDS = List.of("EndpointSlice", "Endpoints");
+  private static final List<String> KINDS = List.of("EndpointSlice", "Endpoints", "Service");
 
   @Test
   void everySeriesKeepsItsNameLabelsAndHelp() throws IOException {
