@@ -3,16 +3,21 @@ package dev.routesync;
 import dev.routesync.config.AgentConfig;
 import dev.routesync.config.Source;
 import dev.routesync.drift.DriftDetector;
-import dev.routesync.drift.DriftEvents;
 import dev.routesync.drift.DriftView;
+import dev.routesync.drift.RecordedDriftEvents;
 import dev.routesync.kube.EndpointSliceKind;
 import dev.routesync.kube.EndpointsKind;
 import dev.routesync.kube.KubeClients;
 import dev.routesync.kube.ServiceCache;
 import dev.routesync.kube.ServiceEventSink;
 import dev.routesync.kube.ServiceIndex;
+import dev.routesync.kube.ServicePorts;
+import dev.routesync.kube.ServicePortsSink;
 import dev.routesync.kube.SkipReporter;
 import dev.routesync.kube.WatchedKind;
+import dev.routesync.kube.events.EventRecorder;
+import dev.routesync.kube.events.EventRecorderSettings;
+import dev.routesync.kube.events.Reporter;
 import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.kube.watch.ResourceWatch;
 import dev.routesync.kube.watch.WatchSink;
@@ -85,11 +90,14 @@ public final class Agent {
   private final KubernetesClient client;
   private final Coalescer coalescer;
   private final ResourceWatch<?> supervisor;
-  // The drift detector and its own watches; all null when it is off (driftOff says why).
+  // The table's second input: the Services' declared ports (see ServicePorts); the drift
+  // detector's too.
+  private final ResourceWatch<Service> services;
+  // The drift detector and its Pods watch; null when it is off (driftOff says why).
   private final DriftDetector drift;
   private final String driftOff;
   private final ResourceWatch<Pod> driftPods;
-  private final ResourceWatch<Service> driftServices;
+  private final EventRecorder events;
   private final ApiServer apiServer;
   private final AdminServer adminServer;
 
@@ -117,6 +125,16 @@ public final class Agent {
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
     this.driftOff = driftOffReason(config);
+    this.events =
+        driftOff != null
+            ? null
+            : EventRecorder.start(
+                client,
+                Reporter.onNode(Reporter.DRIFT_DETECTOR, config.nodeName()),
+                EventRecorderSettings.defaults(),
+                new VertxScheduler(vertx),
+                clock,
+                metrics.kubernetesEvents());
     this.drift =
         driftOff != null
             ? null
@@ -130,7 +148,7 @@ public final class Agent {
                 // cluster is then reported as NotInEndpoints after the grace, never as certain.
                 PortSearch.CONTAINERS_AND_SIDECARS,
                 metrics.drift(),
-                DriftEvents.LOG_ONLY);
+                new RecordedDriftEvents(events));
     Wiring<?> wiring =
         switch (config.source()) {
           case ENDPOINTSLICES ->
@@ -139,6 +157,12 @@ public final class Agent {
         };
     this.coalescer = wiring.coalescer();
     this.supervisor = wiring.supervisor();
+    // The drift detector is the Services watch's second consumer.
+    this.services =
+        watchServices(
+            drift == null
+                ? wiring.servicesSink()
+                : WatchSinks.tee(wiring.servicesSink(), drift.services()));
     this.apiServer =
         new ApiServer(
             vertx,
@@ -153,7 +177,6 @@ public final class Agent {
             config.limits());
     table.onPublish(apiServer::published);
     this.driftPods = drift == null ? null : watchPods(drift.pods());
-    this.driftServices = drift == null ? null : watchServicesForDrift(drift.services());
     DriftView driftView = drift == null ? DriftView.off(driftOff) : drift;
     apiServer.serveDrift(driftView);
     this.adminServer =
@@ -174,14 +197,16 @@ public final class Agent {
     }
   }
 
-  private record Wiring<T extends HasMetadata>(Coalescer coalescer, ResourceWatch<T> supervisor) {}
+  private record Wiring<T extends HasMetadata>(
+      Coalescer coalescer, ResourceWatch<T> supervisor, WatchSink<Service> servicesSink) {}
 
   /**
    * @param alsoTo a second consumer of the watch (the drift detector), or null
    */
   private <T extends HasMetadata> Wiring<T> wire(
       WatchedKind<T> kind, SkipReporter skips, WatchSink<T> alsoTo) {
-    ServiceCache<T> cache = new ServiceCache<>(kind, skips);
+    ServicePorts servicePorts = new ServicePorts();
+    ServiceCache<T> cache = new ServiceCache<>(kind, skips, servicePorts::portsOf);
     Coalescer newCoalescer =
         new Coalescer(
             new VertxScheduler(vertx),
@@ -198,7 +223,24 @@ public final class Agent {
             new VertxScheduler(vertx),
             metrics.watch(spec.kind()),
             new Random());
-    return new Wiring<>(newCoalescer, newSupervisor);
+    return new Wiring<>(
+        newCoalescer, newSupervisor, new ServicePortsSink(servicePorts, newCoalescer));
+  }
+
+  /**
+   * The Services watch: the slice watch's namespaces, selector and recovery, always on, since the
+   * table needs the Services' declared ports to count ready endpoints per port.
+   */
+  private ResourceWatch<Service> watchServices(WatchSink<Service> sink) {
+    ResourceSpec<Service> spec = ServicePorts.spec(client, config.watch());
+    return new ResourceWatch<>(
+        spec,
+        config.watch().recovery(),
+        sink,
+        syncContext,
+        new VertxScheduler(vertx),
+        metrics.watch(spec.kind()),
+        new Random());
   }
 
   /** Why the drift detector does not run, or null when it does. */
@@ -229,32 +271,6 @@ public final class Agent {
                         ? client.pods().inAnyNamespace()
                         : client.pods().inNamespace(namespace))
                     .withField("spec.nodeName", config.nodeName())
-                    .runnableInformer(0),
-            Map.of());
-    return new ResourceWatch<>(
-        spec,
-        config.watch().recovery(),
-        sink,
-        syncContext,
-        new VertxScheduler(vertx),
-        metrics.watch(spec.kind()),
-        new Random());
-  }
-
-  /**
-   * The drift detector's Services watch: the mesh-managed Services, selected like their slices.
-   * (The table's own Services watch, when it has one, should feed both through WatchSinks.tee.)
-   */
-  private ResourceWatch<Service> watchServicesForDrift(WatchSink<Service> sink) {
-    ResourceSpec<Service> spec =
-        new ResourceSpec<>(
-            "Service",
-            config.watch().namespaces(),
-            namespace ->
-                (namespace == null
-                        ? client.services().inAnyNamespace()
-                        : client.services().inNamespace(namespace))
-                    .withLabelSelector(config.watch().labelSelector())
                     .runnableInformer(0),
             Map.of());
     return new ResourceWatch<>(
@@ -323,13 +339,12 @@ public final class Agent {
               syncContext.runOnContext(
                   v -> {
                     supervisor.start();
+                    services.start();
                     if (drift != null) {
                       driftPods.start();
-                      driftServices.start();
                     }
                   });
-              supervisor
-                  .initialSync()
+              initialSync()
                   .onSuccess(
                       v -> {
                         // On the sync context, after the initial sync's version is published.
@@ -385,8 +400,13 @@ public final class Agent {
     return readiness;
   }
 
+  /**
+   * Completes once both watches (slices or Endpoints, and Services) have synced, so the first
+   * version trusted already carries the Services' ports. An agent that cannot list Services (RBAC)
+   * stays unready, its watch logging why at each retry, rather than publish counts it cannot know.
+   */
   public Future<Void> initialSync() {
-    return supervisor.initialSync();
+    return Future.all(supervisor.initialSync(), services.initialSync()).mapEmpty();
   }
 
   public PrometheusMeterRegistry registry() {
@@ -437,9 +457,10 @@ public final class Agent {
     syncContext.runOnContext(
         ignored -> {
           supervisor.stop();
+          services.stop();
           if (drift != null) {
             driftPods.stop();
-            driftServices.stop();
+            events.close();
           }
           watchesStopped.complete();
         });

@@ -155,9 +155,10 @@ class ApiServerOutageTest {
         RoutingTable synced = agent.table();
         await()
             .atMost(CONVERGE)
-            .until(() -> agent.counter("routesync.batches", "cause", "relist") >= 3);
+            // Per watch (EndpointSlices and Services): the initial list and two resyncs.
+            .until(() -> agent.counter("routesync.batches", "cause", "relist") >= 6);
         assertThat(agent.counter("routesync.relists", "reason", "resync"))
-            .isGreaterThanOrEqualTo(2);
+            .isGreaterThanOrEqualTo(4);
         // Two full relists later: the same table object, no version, no sidecar churn.
         assertThat(agent.table()).isSameAs(synced);
         cluster.close(); // before the agent: see MockCluster#url

@@ -216,6 +216,7 @@ class ArchitectureTest {
                     "dev.routesync.drift..",
                     "dev.routesync.rules..",
                     "dev.routesync.kube.watch..",
+                    "dev.routesync.kube.events..",
                     "dev.routesync.units..",
                     "io.fabric8.kubernetes.api.model..",
                     "org.slf4j..",

@@ -9,11 +9,15 @@ import dev.routesync.api.v1.WatchEvent;
  *
  * <pre>
  * v42 reset services=3
- *   ~ shop/cart endpoints=3
+ *   ~ shop/cart endpoints=3 ports=http=3/3
  * v43 update upserted=1 removed=1
- *   ~ shop/cart endpoints=2
+ *   ~ shop/cart endpoints=2 ports=http=0/2
  *   - shop/old
  * </pre>
+ *
+ * <p>{@code ports=} is {@code get services}' PORTS column ({@link ServiceTable#ports}), left out
+ * for a Service without ports: {@code endpoints=8} alone would read healthy during seed 002's
+ * incident.
  */
 public final class WatchEventText {
 
@@ -38,8 +42,12 @@ public final class WatchEventText {
           .append('/')
           .append(service.getName())
           .append(" endpoints=")
-          .append(service.getEndpointsCount())
-          .append('\n');
+          .append(service.getEndpointsCount());
+      String ports = ServiceTable.ports(service);
+      if (!ports.isEmpty()) {
+        text.append(" ports=").append(ports);
+      }
+      text.append('\n');
     }
     for (ServiceRef removed : event.getRemovedList()) {
       text.append("  - ")

@@ -3,17 +3,20 @@ package dev.routesync.kube;
 import dev.routesync.kube.translate.Translation;
 import dev.routesync.kube.watch.Generation;
 import dev.routesync.sync.EndpointLookup;
-import dev.routesync.table.Endpoint;
+import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceState;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The watch cache the reconciler reads: the served {@link Generation}'s objects, translated per
- * Service on demand; {@link ServiceEventSink} swaps in each new generation. Skips found while
- * translating are reported here, once per object version.
+ * Service on demand, with the ports the Service declares (from the Services watch); {@link
+ * ServiceEventSink} swaps in each new generation. Skips found while translating are reported here,
+ * once per object version.
  *
  * <p>Threading: read and swapped on the sync context.
  */
@@ -26,15 +29,27 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
   private final WatchedKind<T> kind;
   private final SkipReporter skips;
   private final CountedSkips counted = new CountedSkips();
+  private final Function<ServiceKey, List<Port>> declaredPorts;
   private volatile Generation<T> current;
 
+  /** A cache that knows no Service's declared ports. */
   public ServiceCache(WatchedKind<T> kind, SkipReporter skips) {
+    this(kind, skips, key -> List.of());
+  }
+
+  /**
+   * @param declaredPorts the ports a Service declares, sorted by name; empty when unknown ({@link
+   *     ServicePorts#portsOf})
+   */
+  public ServiceCache(
+      WatchedKind<T> kind, SkipReporter skips, Function<ServiceKey, List<Port>> declaredPorts) {
     this.kind = kind;
     this.skips = skips;
+    this.declaredPorts = declaredPorts;
   }
 
   @Override
-  public Optional<List<Endpoint>> endpointsOf(ServiceKey key) {
+  public Optional<ServiceState> stateOf(ServiceKey key) {
     Generation<T> generation = current;
     if (generation == null) {
       return Optional.empty();
@@ -46,7 +61,7 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
     }
     Translation translation = kind.translate(objects);
     counted.firstSeen(key, translation.skips()).forEach(skips::report);
-    return Optional.of(translation.endpoints());
+    return Optional.of(new ServiceState(translation.endpoints(), declaredPorts.apply(key)));
   }
 
   /**

@@ -2,20 +2,21 @@ package dev.routesync.observe;
 
 import dev.routesync.drift.DriftObserver;
 import dev.routesync.kube.SkipObserver;
+import dev.routesync.kube.events.EventObserver;
 import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.serve.ServeObserver;
 import dev.routesync.sync.SyncObserver;
 import dev.routesync.table.TableView;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Every routesync meter, named once, behind the observer interface of the stage that records it:
- * {@link #watch} for kube/watch, {@link #skips} for kube, {@link #sync} for sync, {@link #serve}
- * for serve. The stages see only their interfaces and enums; this package maps them to Micrometer,
- * so the agent is the one place that wires the two. Counters labelled by an enum are one per
- * constant, registered up front, so recording is an array index, not a registry lookup.
+ * {@link #watch} for kube/watch, {@link #skips} for kube, {@link #kubernetesEvents} for
+ * kube/events, {@link #sync} for sync, {@link #serve} for serve. The stages see only their
+ * interfaces and enums; this package maps them to Micrometer, so the agent is the one place that
+ * wires the two. Counters labelled by an enum are one per constant, registered up front, so
+ * recording is an array index, not a registry lookup.
  *
  * <p>Prometheus names follow from Micrometer's: {@code routesync.events} becomes {@code
  * routesync_events_total}, timers become {@code _seconds} histograms. To add a meter, add a method
@@ -27,18 +28,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Metrics {
 
   private final MeterRegistry registry;
-  private final AtomicInteger apiConnected = new AtomicInteger();
+  private final ApiConnection apiConnection = new ApiConnection();
   private final SkipMetrics skips;
   private final SyncMetrics sync;
   private final ServeMetrics serve;
+  private final KubernetesEventMetrics kubernetesEvents;
 
   public Metrics(MeterRegistry registry) {
     this.registry = registry;
     this.skips = new SkipMetrics(registry);
     this.sync = new SyncMetrics(registry);
     this.serve = new ServeMetrics(registry);
-    Gauge.builder("routesync.api.connected", apiConnected, AtomicInteger::get)
+    this.kubernetesEvents = new KubernetesEventMetrics(registry);
+    Gauge.builder("routesync.api.connected", apiConnection, ApiConnection::connected)
         .description("1 while the watch on the Kubernetes API server is established")
+        .register(registry);
+    // How long the watch has been down: 0 while connected, so an alert can fire on an agent
+    // serving a stale table for too long. Over every watch, the longest outage.
+    Gauge.builder("routesync.api.disconnected", apiConnection, c -> c.disconnectedNanos() / 1e9)
+        .description("Seconds since the watch on the API server went down; 0 while connected")
+        .baseUnit("seconds")
         .register(registry);
   }
 
@@ -48,10 +57,11 @@ public final class Metrics {
 
   /**
    * What a watch of {@code kind} reports: its events, relists and connection. Call once per watched
-   * kind; the relist and connection meters are the same for every kind.
+   * kind; the relist and connection meters are the same for every kind (connected while every watch
+   * is, disconnected as long as the longest outage).
    */
   public WatchObserver watch(String kind) {
-    return new WatchMetrics(registry, kind, apiConnected);
+    return new WatchMetrics(registry, kind, apiConnection);
   }
 
   /** What translation skipped, counted once per object version. */
@@ -75,6 +85,11 @@ public final class Metrics {
    */
   public DriftObserver drift() {
     return new DriftMetrics(registry);
+  }
+
+  /** What the Kubernetes Event recorder reports: Events created, updated, dropped, failed. */
+  public EventObserver kubernetesEvents() {
+    return kubernetesEvents;
   }
 
   /** Registers the gauges that read the published table. */

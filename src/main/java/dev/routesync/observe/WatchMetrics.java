@@ -4,7 +4,6 @@ import dev.routesync.kube.watch.RelistReason;
 import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.kube.watch.WatchObserver;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,15 +18,18 @@ final class WatchMetrics implements WatchObserver {
   private final MeterRegistry registry;
   private final Map<WatchEvent.Type, Counter> events;
   private final Map<RelistReason, Counter> relists;
-  private final AtomicInteger apiConnected;
+  private final ApiConnection apiConnection;
+  private final AtomicInteger connected;
 
   /**
    * @param kind the {@code kind} label: a Kubernetes kind the agent chose, never a client's value
-   * @param apiConnected the value behind the one {@code routesync.api.connected} gauge
+   * @param apiConnection what the one {@code routesync.api.connected} and {@code
+   *     routesync.api.disconnected} gauges read, over every watch
    */
-  WatchMetrics(MeterRegistry registry, String kind, AtomicInteger apiConnected) {
+  WatchMetrics(MeterRegistry registry, String kind, ApiConnection apiConnection) {
     this.registry = registry;
-    this.apiConnected = apiConnected;
+    this.apiConnection = apiConnection;
+    this.connected = apiConnection.addWatch();
     this.events =
         Meters.perConstant(
             registry,
@@ -60,20 +62,12 @@ final class WatchMetrics implements WatchObserver {
 
   @Override
   public void connected(boolean connected) {
-    apiConnected.set(connected ? 1 : 0);
+    this.connected.set(connected ? 1 : 0);
   }
 
-  /**
-   * The gauge of how long the watch has been down: 0 while connected, so an alert can fire on an
-   * agent serving a stale table for too long.
-   */
+  /** Adds this watch's outage to the {@code routesync.api.disconnected} gauge (see Metrics). */
   @Override
   public void bindDisconnected(LongSupplier disconnectedNanos) {
-    Gauge.builder("routesync.api.disconnected", disconnectedNanos, s -> s.getAsLong() / 1e9)
-        .description("Seconds since the watch on the API server went down; 0 while connected")
-        .baseUnit("seconds")
-        // Micrometer holds gauge state weakly; this supplier is referenced nowhere else.
-        .strongReference(true)
-        .register(registry);
+    apiConnection.addDisconnected(disconnectedNanos);
   }
 }

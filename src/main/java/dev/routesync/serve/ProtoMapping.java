@@ -4,6 +4,7 @@ import dev.routesync.api.v1.ListResponse;
 import dev.routesync.api.v1.ServiceRef;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
+import dev.routesync.table.PortCount;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
 import java.util.Collection;
@@ -33,6 +34,15 @@ final class ProtoMapping {
             .setVersion(service.version());
     for (Endpoint endpoint : service.endpoints()) {
       builder.addEndpoints(endpoint(endpoint));
+    }
+    for (PortCount count : service.portCounts()) {
+      builder.addPortCounts(
+          dev.routesync.api.v1.PortCount.newBuilder()
+              .setName(count.name())
+              .setPort(count.port())
+              .setProtocol(count.protocol())
+              .setReady(count.ready())
+              .setListed(count.listed()));
     }
     return builder.build();
   }

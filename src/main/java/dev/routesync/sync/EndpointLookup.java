@@ -1,24 +1,24 @@
 package dev.routesync.sync;
 
-import dev.routesync.table.Endpoint;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceState;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /**
- * Computes a service's endpoints from the watch caches. Implemented by {@code kube/}, so the
- * reconciler knows nothing of Kubernetes objects.
+ * Computes a service's state (endpoints and declared ports) from the watch caches. Implemented by
+ * {@code kube/}, so the reconciler knows nothing of Kubernetes objects.
  */
 @FunctionalInterface
 public interface EndpointLookup {
 
   /**
-   * The service's routable endpoints, sorted by IP; an empty list when the service exists but
-   * nothing is routable; {@link Optional#empty()} when nothing is known of the service (all its
-   * objects are gone).
+   * The service's routable endpoints, sorted by IP (an empty list when the service exists but
+   * nothing is routable), with the ports the Service declares; {@link Optional#empty()} when no
+   * EndpointSlice (or Endpoints) of the service is known (all its objects are gone). The Service's
+   * declared ports alone never make an entry: without endpoints objects there is nothing to route.
    */
-  Optional<List<Endpoint>> endpointsOf(ServiceKey key);
+  Optional<ServiceState> stateOf(ServiceKey key);
 
   /**
    * When the cluster change behind the service's current objects happened: the newest {@code

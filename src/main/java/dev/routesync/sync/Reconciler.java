@@ -2,7 +2,9 @@ package dev.routesync.sync;
 
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,8 +19,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Recomputes each service of a batch once, from the current watch caches, and publishes the result.
- * Idempotent: recomputing a service whose endpoints did not change produces no new version, so
- * replays, duplicate deliveries and relists cause no sidecar churn.
+ * Idempotent: recomputing a service whose endpoints and declared ports did not change produces no
+ * new version, so replays, duplicate deliveries and relists cause no sidecar churn.
  *
  * <p>Threading: runs on the coalescer's context, the table's single writer.
  */
@@ -59,13 +61,13 @@ public final class Reconciler implements Coalescer.BatchSink {
   @Override
   public void flush(Batch batch) {
     long start = System.nanoTime();
-    Map<ServiceKey, List<Endpoint>> upserts = new HashMap<>();
+    Map<ServiceKey, ServiceState> upserts = new HashMap<>();
     // A set: the table checks each upsert against the removals.
     Set<ServiceKey> removals = new HashSet<>();
     for (ServiceKey key : batch.keys()) {
-      Optional<List<Endpoint>> endpoints = lookup.endpointsOf(key);
-      if (endpoints.isPresent()) {
-        upserts.put(key, endpoints.get());
+      Optional<ServiceState> state = lookup.stateOf(key);
+      if (state.isPresent()) {
+        upserts.put(key, state.get());
       } else {
         removals.add(key);
       }
@@ -75,19 +77,24 @@ public final class Reconciler implements Coalescer.BatchSink {
     observer.batch(batch.cause(), batch.keys().size(), batch.waitNanos());
     observer.flushed(System.nanoTime() - start);
     if (after != before) {
-      recordLatencies(batch, after.changedSince(before.version()).orElse(Set.of()));
+      recordLatencies(batch, before, after);
     }
   }
 
   // Only for services whose published state changed: an idempotent recompute publishes nothing,
   // so there is no latency to speak of.
-  private void recordLatencies(Batch batch, Set<ServiceKey> changed) {
+  private void recordLatencies(Batch batch, RoutingTable before, RoutingTable after) {
     long now = nanoTime.getAsLong();
     Instant wallNow = wallClock.instant();
-    for (ServiceKey key : changed) {
+    for (ServiceKey key : after.changedSince(before.version()).orElse(Set.of())) {
       Long arrived = batch.changedAt().get(key);
       if (arrived != null) {
         observer.publishLatency(now - arrived);
+      }
+      // Network programming is about endpoints: a Service whose declared ports alone changed
+      // still carries its slices' old trigger time, and would measure that time's age instead.
+      if (endpointsOf(before, key).equals(endpointsOf(after, key))) {
+        continue;
       }
       // As kube-proxy does: a change made before the agent started (every object of the initial
       // list, however old) measures the agent's uptime, not how fast it programs a change.
@@ -96,5 +103,9 @@ public final class Reconciler implements Coalescer.BatchSink {
           .filter(trigger -> trigger.isAfter(startedAt))
           .ifPresent(trigger -> observer.networkProgramming(Duration.between(trigger, wallNow)));
     }
+  }
+
+  private static Optional<List<Endpoint>> endpointsOf(RoutingTable table, ServiceKey key) {
+    return table.get(key).map(ServiceEndpoints::endpoints);
   }
 }

@@ -5,6 +5,8 @@ import java.util.Objects;
 /**
  * A port as the EndpointSlice controller resolved it for one endpoint. A named {@code targetPort}
  * can resolve to different numbers on different pods, so ports belong to endpoints, not services.
+ * The same record holds a Service's declared ports ({@link ServiceEndpoints#servicePorts}), where
+ * {@code port} is the Service port number.
  *
  * @param name the Service port name ({@code ""} for the single unnamed port)
  * @param port the number, 1 to 65535

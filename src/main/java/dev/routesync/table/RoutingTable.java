@@ -2,7 +2,6 @@ package dev.routesync.table;
 
 import java.time.Instant;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -119,26 +118,29 @@ public final class RoutingTable {
    * Returns the next version with {@code upserts} and {@code removals} applied, or {@code this}
    * when they change nothing (an idempotent replay publishes no version).
    *
-   * @param upserts the full, sorted endpoint list for each service to create or replace
+   * @param upserts the full state (sorted endpoints and declared ports) of each service to create
+   *     or replace; a service whose state is unchanged keeps its entry and version
    * @param removals services to delete; a key in both maps is an error
    */
   RoutingTable apply(
-      Map<ServiceKey, List<Endpoint>> upserts, Collection<ServiceKey> removals, Instant now) {
+      Map<ServiceKey, ServiceState> upserts, Collection<ServiceKey> removals, Instant now) {
     long nextVersion = version + 1;
     PSortedMap<ServiceKey, ServiceEndpoints> next = services;
     long nextEndpointCount = endpointCount;
     Set<ServiceKey> upserted = new TreeSet<>();
     Set<ServiceKey> removed = new TreeSet<>();
-    for (Map.Entry<ServiceKey, List<Endpoint>> upsert : upserts.entrySet()) {
+    for (Map.Entry<ServiceKey, ServiceState> upsert : upserts.entrySet()) {
       ServiceKey key = upsert.getKey();
       if (removals.contains(key)) {
         throw new IllegalArgumentException(key + " is both upserted and removed");
       }
       ServiceEndpoints current = next.get(key);
-      if (current != null && current.endpoints().equals(upsert.getValue())) {
+      ServiceState state = upsert.getValue();
+      if (current != null && current.holds(state)) {
         continue;
       }
-      ServiceEndpoints replacement = new ServiceEndpoints(key, nextVersion, upsert.getValue());
+      ServiceEndpoints replacement =
+          new ServiceEndpoints(key, nextVersion, state.endpoints(), state.servicePorts());
       next = next.plus(key, replacement);
       nextEndpointCount +=
           replacement.endpoints().size() - (current == null ? 0 : current.endpoints().size());

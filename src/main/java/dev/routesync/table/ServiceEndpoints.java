@@ -9,11 +9,30 @@ import java.util.Objects;
  * @param key the Service
  * @param version the table version at which this entry last changed
  * @param endpoints sorted by IP, possibly empty (the Service exists but nothing is ready)
+ * @param servicePorts the ports the Service declares (name, Service port number, protocol), sorted
+ *     by name; empty when the Service is not known from the Services watch or declares none
  */
-public record ServiceEndpoints(ServiceKey key, long version, List<Endpoint> endpoints) {
+public record ServiceEndpoints(
+    ServiceKey key, long version, List<Endpoint> endpoints, List<Port> servicePorts) {
 
   public ServiceEndpoints {
     Objects.requireNonNull(key, "key");
     endpoints = List.copyOf(endpoints);
+    servicePorts = List.copyOf(servicePorts);
+  }
+
+  /** An entry whose Service's declared ports are not known. */
+  public ServiceEndpoints(ServiceKey key, long version, List<Endpoint> endpoints) {
+    this(key, version, endpoints, List.of());
+  }
+
+  /** Ready counts per Service port; see {@link PortCounts#of}. */
+  public List<PortCount> portCounts() {
+    return PortCounts.of(endpoints, servicePorts);
+  }
+
+  /** Whether this entry already holds {@code state}: publishing it again would change nothing. */
+  boolean holds(ServiceState state) {
+    return endpoints.equals(state.endpoints()) && servicePorts.equals(state.servicePorts());
   }
 }

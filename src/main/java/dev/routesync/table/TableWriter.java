@@ -47,7 +47,7 @@ public final class TableWriter implements TableView {
    * @return the table now current: a new version, or the same one when nothing changed
    */
   public RoutingTable publish(
-      Map<ServiceKey, List<Endpoint>> upserts, Collection<ServiceKey> removals) {
+      Map<ServiceKey, ServiceState> upserts, Collection<ServiceKey> removals) {
     RoutingTable previous = current;
     RoutingTable next = previous.apply(upserts, removals, clock.instant());
     if (next == previous) {

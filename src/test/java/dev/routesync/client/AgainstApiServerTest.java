@@ -43,9 +43,11 @@ class AgainstApiServerTest {
     assertThat(result.err()).isEmpty();
     List<String> lines = result.out().lines().toList();
     assertThat(lines).hasSize(3);
-    assertThat(lines.get(0)).matches("NAMESPACE +NAME +ENDPOINTS +READY +VERSION");
-    assertThat(lines.get(1)).matches("billing +ledger +1 +1 +\\d+");
-    assertThat(lines.get(2)).matches("shop +cart +3 +3 +\\d+");
+    assertThat(lines.get(0)).matches("NAMESPACE +NAME +ENDPOINTS +READY +PORTS +VERSION");
+    // The Services are not known here (no Services watch behind this table): the port names the
+    // endpoints carry.
+    assertThat(lines.get(1)).matches("billing +ledger +1 +1 +http=1/1 +\\d+");
+    assertThat(lines.get(2)).matches("shop +cart +3 +3 +http=3/3 +\\d+");
   }
 
   @Test
@@ -87,8 +89,8 @@ class AgainstApiServerTest {
     List<String> lines = result.out().lines().toList();
     assertThat(lines).hasSize(4);
     assertThat(lines.get(0)).matches("v\\d+ reset services=1");
-    assertThat(lines.get(1)).isEqualTo("  ~ shop/cart endpoints=3");
+    assertThat(lines.get(1)).isEqualTo("  ~ shop/cart endpoints=3 ports=http=3/3");
     assertThat(lines.get(2)).matches("v\\d+ update upserted=1 removed=0");
-    assertThat(lines.get(3)).isEqualTo("  ~ shop/cart endpoints=5");
+    assertThat(lines.get(3)).isEqualTo("  ~ shop/cart endpoints=5 ports=http=5/5");
   }
 }

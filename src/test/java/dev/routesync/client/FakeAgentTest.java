@@ -52,9 +52,9 @@ class FakeAgentTest {
     assertThat(result.out())
         .isEqualTo(
             """
-            NAMESPACE   NAME         ENDPOINTS   READY   VERSION
-            billing     ledger-api   0           0       7
-            shop        cart         3           2       40
+            NAMESPACE   NAME         ENDPOINTS   READY   PORTS                VERSION
+            billing     ledger-api   0           0       <none>               7
+            shop        cart         3           2       admin=2/2,http=2/2   40
             """);
     assertThat(agent.requests).containsExactly(ListRequest.getDefaultInstance());
   }
@@ -164,7 +164,7 @@ class FakeAgentTest {
             """
             v42 reset services=2
               ~ billing/ledger-api endpoints=0
-              ~ shop/cart endpoints=3
+              ~ shop/cart endpoints=3 ports=admin=2/2,http=2/2
             v43 update upserted=1 removed=1
               ~ shop/cart endpoints=1
               - billing/ledger-api

@@ -3,6 +3,7 @@ package dev.routesync.client;
 import dev.routesync.api.v1.Endpoint;
 import dev.routesync.api.v1.ListResponse;
 import dev.routesync.api.v1.Port;
+import dev.routesync.api.v1.PortCount;
 import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.api.v1.ServiceRef;
 import dev.routesync.api.v1.WatchEvent;
@@ -55,15 +56,32 @@ final class Messages {
     return ServiceRef.newBuilder().setNamespace(namespace).setName(name).build();
   }
 
-  /** shop/cart with three endpoints (one terminating), and billing/ledger-api with none. */
+  static PortCount count(String name, int port, int ready, int listed) {
+    return PortCount.newBuilder()
+        .setName(name)
+        .setPort(port)
+        .setProtocol("TCP")
+        .setReady(ready)
+        .setListed(listed)
+        .build();
+  }
+
+  /**
+   * shop/cart with three endpoints (one terminating) serving both its ports, and billing/ledger-api
+   * with none.
+   */
   static ServiceEndpoints cart() {
     return service(
-        "shop",
-        "cart",
-        40,
-        ready("10.1.0.11", "node-a", "zone-a", "cart-1", HTTP, ADMIN),
-        ready("10.1.0.12", "node-b", "zone-b", "cart-2", HTTP, ADMIN),
-        terminating("10.1.0.9", HTTP));
+            "shop",
+            "cart",
+            40,
+            ready("10.1.0.11", "node-a", "zone-a", "cart-1", HTTP, ADMIN),
+            ready("10.1.0.12", "node-b", "zone-b", "cart-2", HTTP, ADMIN),
+            terminating("10.1.0.9", HTTP))
+        .toBuilder()
+        .addPortCounts(count("admin", 9090, 2, 2))
+        .addPortCounts(count("http", 80, 2, 2))
+        .build();
   }
 
   static ListResponse list() {

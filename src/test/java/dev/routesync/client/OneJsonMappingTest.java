@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
+import dev.routesync.table.ServiceState;
 import dev.routesync.testing.ServeHarness;
 import dev.routesync.testing.UdsHttp;
 import io.vertx.core.json.JsonObject;
@@ -45,6 +46,15 @@ class OneJsonMappingTest {
                 true,
                 true)));
     serve.put("shop", "empty", List.of());
+    // The seed-002 incident: ready endpoints without ports behind a Service port named http.
+    serve.put(
+        "shop",
+        "quote",
+        new ServiceState(
+            List.of(
+                new Endpoint("10.0.8.1", List.of(), null, null, "quote-1", true, true, false),
+                new Endpoint("10.0.8.2", List.of(), null, null, "quote-2", true, true, false)),
+            List.of(new Port("http", 80, "TCP"))));
     http = new UdsHttp(serve.socket());
   }
 
@@ -76,7 +86,8 @@ class OneJsonMappingTest {
 
   @Test
   void oneServiceIsTheSameOverHttpAndFromTheCli() throws Exception {
-    for (String service : List.of("shop/cart", "billing/ledger", "shop/draining", "shop/empty")) {
+    for (String service :
+        List.of("shop/cart", "billing/ledger", "shop/draining", "shop/empty", "shop/quote")) {
       assertThat(curl("/v1/services/" + service))
           .as(service)
           .isEqualTo(cli("get endpoints " + service));
@@ -101,5 +112,17 @@ class OneJsonMappingTest {
         .containsEntry("name", "")
         .containsEntry("port", 9000)
         .containsEntry("protocol", "UDP");
+  }
+
+  @Test
+  void portCountsAreSnakeCaseWithEveryFieldPrintedAlsoAtZero() throws Exception {
+    JsonObject quote = curl("/v1/services/shop/quote");
+
+    assertThat(quote.getJsonArray("port_counts").getJsonObject(0).getMap())
+        .containsExactlyInAnyOrderEntriesOf(
+            java.util.Map.of(
+                "name", "http", "port", 80, "protocol", "TCP", "ready", 0, "listed", 2));
+    // A Service without ports has an empty list, not a missing field.
+    assertThat(curl("/v1/services/shop/empty").getJsonArray("port_counts")).isEmpty();
   }
 }

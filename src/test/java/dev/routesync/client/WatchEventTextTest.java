@@ -14,7 +14,7 @@ class WatchEventTextTest {
             """
             v42 reset services=2
               ~ billing/ledger-api endpoints=0
-              ~ shop/cart endpoints=3
+              ~ shop/cart endpoints=3 ports=admin=2/2,http=2/2
             """);
   }
 
@@ -34,5 +34,29 @@ class WatchEventTextTest {
     WatchEvent empty = WatchEvent.newBuilder().setVersion(1).setReset(true).build();
 
     assertThat(WatchEventText.render(empty)).isEqualTo("v1 reset services=0\n");
+  }
+
+  @Test
+  void aServiceWithPortCountsShowsThemAsGetServicesDoes() {
+    WatchEvent event =
+        WatchEvent.newBuilder()
+            .setVersion(9)
+            .addUpserted(
+                Messages.service(
+                        "shop",
+                        "quote",
+                        9,
+                        Messages.ready("10.0.0.1", "node-a", "zone-a", "quote-1"),
+                        Messages.ready("10.0.0.2", "node-a", "zone-a", "quote-2"))
+                    .toBuilder()
+                    .addPortCounts(Messages.count("http", 80, 0, 2)))
+            .build();
+
+    assertThat(WatchEventText.render(event))
+        .isEqualTo(
+            """
+            v9 update upserted=1 removed=0
+              ~ shop/quote endpoints=2 ports=http=0/2
+            """);
   }
 }

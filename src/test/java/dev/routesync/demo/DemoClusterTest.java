@@ -82,7 +82,8 @@ class DemoClusterTest {
                 "routesync_flush_duration_seconds_count",
                 "routesync_publish_latency_seconds_count",
                 "routesync_network_programming_duration_seconds_bucket",
-                "routesync_relists_total{reason=\"initial\"} 1.0",
+                // One initial list per watch: EndpointSlices and Services.
+                "routesync_relists_total{reason=\"initial\"} 2.0",
                 "routesync_api_connected 1.0",
                 "routesync_api_disconnected_seconds 0.0",
                 "routesync_endpoints");

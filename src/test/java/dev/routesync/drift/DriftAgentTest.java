@@ -19,6 +19,7 @@ import dev.routesync.testing.Rollout;
 import dev.routesync.testing.SeedIncident;
 import dev.routesync.testing.SliceController;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -88,6 +89,22 @@ class DriftAgentTest {
         "drift detector latency: "
             + latencyMillis
             + " ms from the first new pod Ready to /metrics");
+    // The Event, recorded off the sync context: it may land a moment after the gauge.
+    await().atMost(Duration.ofSeconds(10)).until(() -> !events("quote-new-0").isEmpty());
+    System.out.println(
+        "drift detector latency: "
+            + (System.nanoTime() - readyAt) / 1_000_000
+            + " ms from the first new pod Ready to its Event");
+    Event event = events("quote-new-0").get(0);
+    assertThat(event.getType()).isEqualTo("Warning");
+    assertThat(event.getReason()).isEqualTo("PodNotInServiceEndpoints");
+    assertThat(event.getReportingController()).isEqualTo("routesync.dev/drift-detector");
+    assertThat(event.getReportingInstance()).isEqualTo("routesync-" + NODE);
+    assertThat(event.getRegarding().getKind()).isEqualTo("Pod");
+    assertThat(event.getRegarding().getUid()).isEqualTo(renamed.get(0).getMetadata().getUid());
+    assertThat(event.getRelated().getKind()).isEqualTo("Service");
+    assertThat(event.getRelated().getName()).isEqualTo("quote");
+    assertThat(event.getNote()).contains("port http", "NamedPortNotFound", "http-api");
     JsonArray listed = drift().getJsonArray("drift");
     assertThat(listed).hasSize(1);
     assertThat(listed.getJsonObject(0).getString("pod")).isEqualTo("quote-new-0");
@@ -122,6 +139,7 @@ class DriftAgentTest {
                 metrics().contains(DRIFT_SERIES + " 8.0")
                     && metrics().contains(READY_SERIES + " 0.0"));
     assertThat(drift().getJsonArray("drift")).hasSize(8);
+    await().atMost(Duration.ofSeconds(10)).until(() -> events(null).size() == 8);
     Cli json = cli("get", "drift", "--socket", agent.socket().toString(), "-o", "json");
     assertThat(new JsonObject(json.out()).getJsonArray("drift")).hasSize(8);
     Cli yaml = cli("get", "drift", "--socket", agent.socket().toString(), "-o", "yaml");
@@ -284,6 +302,13 @@ class DriftAgentTest {
     pod.getMetadata().setResourceVersion(null);
     cluster.client().resource(pod).create();
     return cluster.client().pods().inNamespace(NAMESPACE).withName(name).get();
+  }
+
+  /** The Events regarding {@code pod} (every Event when null) in the pods' namespace. */
+  private List<Event> events(String pod) {
+    return cluster.client().events().v1().events().inNamespace(NAMESPACE).list().getItems().stream()
+        .filter(e -> pod == null || pod.equals(e.getRegarding().getName()))
+        .toList();
   }
 
   private String metrics() throws Exception {

@@ -9,6 +9,7 @@ import dev.routesync.kube.watch.Generation;
 import dev.routesync.kube.watch.GenerationListener;
 import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.observe.Metrics;
+import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.testing.MockCluster;
 import dev.routesync.testing.Slices.Pod;
@@ -153,14 +154,14 @@ class ServiceCacheTest {
     // A sibling slice changes five times: the Service is recomputed each time, the bad slice not.
     for (int pods = 2; pods <= 6; pods++) {
       apply(good("web-a", pods));
-      assertThat(cache.endpointsOf(WEB).orElseThrow()).hasSize(pods);
+      assertThat(cache.stateOf(WEB).orElseThrow().endpoints()).hasSize(pods);
     }
     assertThat(skipped("invalid_ip")).isEqualTo(1.0);
 
     // A new version of the bad slice, still malformed, is counted again; once.
     apply(badIp("web-bad", "10.0.0.301"));
-    cache.endpointsOf(WEB);
-    cache.endpointsOf(WEB);
+    cache.stateOf(WEB);
+    cache.stateOf(WEB);
     assertThat(skipped("invalid_ip")).isEqualTo(2.0);
     assertThat(cache.countedSkips()).isEqualTo(1);
   }
@@ -171,13 +172,13 @@ class ServiceCacheTest {
     for (int i = 1; i <= 5; i++) {
       apply(badIp("web-bad-" + i, "10.0.0.30" + i));
     }
-    cache.endpointsOf(WEB);
+    cache.stateOf(WEB);
     assertThat(skipped("invalid_ip")).isEqualTo(5.0);
     assertThat(cache.countedSkips()).isEqualTo(5);
 
     apply(good("web-bad-1", 2)); // fixed
     delete(badIp("web-bad-2", "10.0.0.302"));
-    cache.endpointsOf(WEB);
+    cache.stateOf(WEB);
     assertThat(cache.countedSkips()).isEqualTo(3);
     assertThat(skipped("invalid_ip")).isEqualTo(5.0);
 
@@ -185,12 +186,29 @@ class ServiceCacheTest {
     for (String name : List.of("web-a", "web-bad-1", "web-bad-3", "web-bad-4", "web-bad-5")) {
       delete(good(name, 1));
     }
-    assertThat(cache.endpointsOf(WEB)).isEmpty();
+    assertThat(cache.stateOf(WEB)).isEmpty();
     assertThat(cache.countedSkips()).isZero();
 
     // Recreated with the same name, it is a new object version: counted again.
     apply(badIp("web-bad-3", "10.0.0.303"));
-    cache.endpointsOf(WEB);
+    cache.stateOf(WEB);
     assertThat(skipped("invalid_ip")).isEqualTo(6.0);
+  }
+
+  @Test
+  void aServicesStateCarriesItsDeclaredPortsButOnlySlicesMakeIt() {
+    ServiceKey other = new ServiceKey("shop", "no-slices");
+    List<Port> http = List.of(new Port("http", 80, "TCP"));
+    ServiceCache<EndpointSlice> withPorts =
+        new ServiceCache<>(
+            kind,
+            new SkipReporter(new Metrics(registry).skips(), System::nanoTime, 10, TimeUnit.SECONDS),
+            key -> http);
+    withPorts.swap(generation);
+    apply(good("web-a", 2));
+
+    assertThat(withPorts.stateOf(WEB).orElseThrow().servicePorts()).isEqualTo(http);
+    assertThat(withPorts.stateOf(WEB).orElseThrow().endpoints()).hasSize(2);
+    assertThat(withPorts.stateOf(other)).as("declared ports alone make no entry").isEmpty();
   }
 }

@@ -229,7 +229,7 @@ class ServiceEventSinkTest {
       assertThat(batches).hasSize(1);
       assertThat(batches.get(0).cause()).isEqualTo(Batch.Cause.RELIST);
       assertThat(batches.get(0).keys()).containsExactlyInAnyOrder(WEB, API);
-      assertThat(cache.endpointsOf(API)).isPresent();
+      assertThat(cache.stateOf(API)).isPresent();
 
       // The first stops watching (an outage), its cache still served; meanwhile api lost its only
       // slice and db appeared.
@@ -245,8 +245,8 @@ class ServiceEventSinkTest {
       assertThat(relist.cause()).isEqualTo(Batch.Cause.RELIST);
       // api is only in the first generation: recomputed so that it disappears in the same version.
       assertThat(relist.keys()).containsExactlyInAnyOrder(WEB, API, DB);
-      assertThat(cache.endpointsOf(API)).isEmpty();
-      assertThat(cache.endpointsOf(DB)).isPresent();
+      assertThat(cache.stateOf(API)).isEmpty();
+      assertThat(cache.stateOf(DB)).isPresent();
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.routesync.observe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.drift.DriftObserver;
+import dev.routesync.kube.events.EventResult;
 import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.kube.watch.RelistReason;
 import dev.routesync.kube.watch.WatchEvent;
@@ -54,6 +55,9 @@ class MetricsSeriesTest {
     metrics.watch(KINDS.get(0)).bindDisconnected(() -> 0);
     for (SkipReason reason : SkipReason.values()) {
       metrics.skips().skipped(reason);
+    }
+    for (EventResult result : EventResult.values()) {
+      metrics.kubernetesEvents().recorded(result);
     }
     for (Batch.Cause cause : Batch.Cause.values()) {
       metrics.sync().batch(cause, 3, 1_000_000);

@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import static dev.routesync.testing.TableStates.states;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -128,7 +129,7 @@ class ApiServerExtraServicesTest {
 
   private ApiServer server(List<Service> extraServices) {
     TableWriter table = new TableWriter(Clock.systemUTC(), 16);
-    table.publish(Map.of(new ServiceKey("shop", "cart"), List.of()), List.of());
+    table.publish(states(Map.of(new ServiceKey("shop", "cart"), List.of())), List.of());
     return new ApiServer(
         vertx,
         table,

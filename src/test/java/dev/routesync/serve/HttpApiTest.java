@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import static dev.routesync.testing.TableStates.states;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.table.Endpoint;
@@ -45,25 +46,34 @@ class HttpApiTest {
     http = new UdsHttp(dir.resolve("api.sock"));
     Port http8080 = new Port("http", 8080, "TCP");
     table.publish(
-        Map.of(
-            new ServiceKey("shop", "cart"),
-            List.of(
-                new Endpoint(
-                    "10.0.0.1", List.of(http8080), "zone-a", "node-a", "cart-1", true, true, false),
-                new Endpoint("10.0.0.2", List.of(http8080), null, null, null, true, true, false)),
-            new ServiceKey("shop", "empty"),
-            List.of(),
-            new ServiceKey("billing", "ledger"),
-            List.of(
-                new Endpoint(
-                    "10.0.1.1",
-                    List.of(new Port("", 9000, "TCP")),
-                    "z",
-                    "n",
-                    "l-1",
-                    false,
-                    true,
-                    true))),
+        states(
+            Map.of(
+                new ServiceKey("shop", "cart"),
+                List.of(
+                    new Endpoint(
+                        "10.0.0.1",
+                        List.of(http8080),
+                        "zone-a",
+                        "node-a",
+                        "cart-1",
+                        true,
+                        true,
+                        false),
+                    new Endpoint(
+                        "10.0.0.2", List.of(http8080), null, null, null, true, true, false)),
+                new ServiceKey("shop", "empty"),
+                List.of(),
+                new ServiceKey("billing", "ledger"),
+                List.of(
+                    new Endpoint(
+                        "10.0.1.1",
+                        List.of(new Port("", 9000, "TCP")),
+                        "z",
+                        "n",
+                        "l-1",
+                        false,
+                        true,
+                        true)))),
         List.of());
   }
 

@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import static dev.routesync.testing.TableStates.states;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.api.v1.ResolveRequest;
@@ -41,7 +42,8 @@ class TcpListenerTest {
   @Test
   void servesGrpcAndHttpOnLoopbackToo(Vertx vertx) throws Exception {
     TableWriter table = new TableWriter(Clock.systemUTC(), 16);
-    table.publish(Map.of(new dev.routesync.table.ServiceKey("shop", "cart"), List.of()), List.of());
+    table.publish(
+        states(Map.of(new dev.routesync.table.ServiceKey("shop", "cart"), List.of())), List.of());
     ApiServer server =
         new ApiServer(
             vertx,

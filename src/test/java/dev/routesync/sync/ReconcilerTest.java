@@ -8,6 +8,7 @@ import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -32,10 +33,12 @@ class ReconcilerTest {
   /** The "informer caches": a service is known while it has an entry. */
   private static class MapLookup implements EndpointLookup {
     final Map<ServiceKey, List<Endpoint>> services = new HashMap<>();
+    final Map<ServiceKey, List<Port>> ports = new HashMap<>();
 
     @Override
-    public Optional<List<Endpoint>> endpointsOf(ServiceKey key) {
-      return Optional.ofNullable(services.get(key));
+    public Optional<ServiceState> stateOf(ServiceKey key) {
+      return Optional.ofNullable(services.get(key))
+          .map(endpoints -> new ServiceState(endpoints, ports.getOrDefault(key, List.of())));
     }
   }
 
@@ -234,5 +237,35 @@ class ReconcilerTest {
         new Batch(Set.of(A, B), 0, Batch.Cause.QUIET, Map.of(A, nanoNow[0], B, nanoNow[0])));
     assertThat(latency.count()).isEqualTo(2);
     assertThat(programming.count()).isEqualTo(2);
+  }
+
+  @Test
+  void aServicePortChangeAloneIsPublishedButMeasuresNoNetworkProgramming() {
+    Instant now = Instant.parse("2024-01-01T00:00:10Z");
+    MapLookup triggered =
+        new MapLookup() {
+          @Override
+          public Optional<Instant> triggerTimeOf(ServiceKey key) {
+            return Optional.of(now.minusSeconds(5)); // the slices' change, already measured
+          }
+        };
+    MutableClock clock = new MutableClock(now.minusSeconds(60));
+    Reconciler timed =
+        new Reconciler(triggered, writer, new Metrics(registry).sync(), () -> 0L, clock);
+    clock.set(now);
+    triggered.services.put(A, List.of(endpoint("10.0.0.1")));
+    triggered.ports.put(A, List.of(new Port("http", 80, "TCP")));
+    timed.flush(batch(A));
+    var programming = registry.get("routesync.network.programming.duration").timer();
+    assertThat(programming.count()).isEqualTo(1);
+    long before = writer.current().version();
+
+    triggered.ports.put(A, List.of(new Port("web", 80, "TCP"))); // the Service's port renamed
+    timed.flush(batch(A));
+
+    assertThat(writer.current().version()).isEqualTo(before + 1);
+    assertThat(writer.current().get(A).orElseThrow().servicePorts())
+        .containsExactly(new Port("web", 80, "TCP"));
+    assertThat(programming.count()).isEqualTo(1);
   }
 }

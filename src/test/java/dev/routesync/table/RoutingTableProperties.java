@@ -1,5 +1,6 @@
 package dev.routesync.table;
 
+import static dev.routesync.testing.TableStates.states;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
@@ -106,7 +107,7 @@ class RoutingTableProperties {
       }
       Instant now = T0.plusSeconds(step + 1);
 
-      RoutingTable next = table.apply(upserts, removals, now);
+      RoutingTable next = table.apply(states(upserts), removals, now);
 
       if (effective.isEmpty()) {
         assertThat(next).as("a batch that changes nothing publishes nothing").isSameAs(table);

@@ -1,5 +1,6 @@
 package dev.routesync.table;
 
+import static dev.routesync.testing.TableStates.states;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -37,7 +38,7 @@ class RoutingTableTest {
   }
 
   private static RoutingTable upsert(RoutingTable table, ServiceKey key, List<Endpoint> eps) {
-    return table.apply(Map.of(key, eps), List.of(), T1);
+    return table.apply(states(Map.of(key, eps)), List.of(), T1);
   }
 
   private static RoutingTable remove(RoutingTable table, ServiceKey... keys) {
@@ -81,7 +82,10 @@ class RoutingTableTest {
     assertThat(remove(v1, SHOP_B)).as("removing an absent service").isSameAs(v1);
     assertThat(v1.apply(Map.of(), List.of(), T1)).isSameAs(v1);
     assertThat(
-            v1.apply(Map.of(SHOP_A, endpoints("10.0.0.1", "10.0.0.2")), List.of(SHOP_B, SHO_Z), T1))
+            v1.apply(
+                states(Map.of(SHOP_A, endpoints("10.0.0.1", "10.0.0.2"))),
+                List.of(SHOP_B, SHO_Z),
+                T1))
         .isSameAs(v1);
   }
 
@@ -103,7 +107,9 @@ class RoutingTableTest {
     RoutingTable v2 = upsert(v1, SHOP_B, endpoints("10.0.0.2"));
     RoutingTable v3 =
         v2.apply(
-            Map.of(SHOP_A, endpoints("10.0.0.1"), SHOP_B, endpoints("10.0.0.3")), List.of(), T1);
+            states(Map.of(SHOP_A, endpoints("10.0.0.1"), SHOP_B, endpoints("10.0.0.3"))),
+            List.of(),
+            T1);
 
     assertThat(v3.version()).isEqualTo(3);
     assertThat(v3.get(SHOP_A).map(ServiceEndpoints::version))
@@ -138,19 +144,20 @@ class RoutingTableTest {
     RoutingTable table =
         empty()
             .apply(
-                Map.of(
-                    SHOP_B,
-                    endpoints("10.0.0.2"),
-                    SHOP_A,
-                    endpoints("10.0.0.1"),
-                    SHOP2_A,
-                    endpoints("10.0.0.3"),
-                    SHO_Z,
-                    endpoints("10.0.0.4"),
-                    SHOP_DASH_A,
-                    endpoints("10.0.0.5"),
-                    new ServiceKey("shop", ""),
-                    endpoints()),
+                states(
+                    Map.of(
+                        SHOP_B,
+                        endpoints("10.0.0.2"),
+                        SHOP_A,
+                        endpoints("10.0.0.1"),
+                        SHOP2_A,
+                        endpoints("10.0.0.3"),
+                        SHO_Z,
+                        endpoints("10.0.0.4"),
+                        SHOP_DASH_A,
+                        endpoints("10.0.0.5"),
+                        new ServiceKey("shop", ""),
+                        endpoints())),
                 List.of(),
                 T1);
 
@@ -169,11 +176,12 @@ class RoutingTableTest {
     RoutingTable table =
         empty()
             .apply(
-                Map.of(
-                    SHOP2_A, endpoints(),
-                    SHOP_B, endpoints(),
-                    SHO_Z, endpoints(),
-                    SHOP_A, endpoints()),
+                states(
+                    Map.of(
+                        SHOP2_A, endpoints(),
+                        SHOP_B, endpoints(),
+                        SHO_Z, endpoints(),
+                        SHOP_A, endpoints())),
                 List.of(),
                 T1);
 
@@ -185,7 +193,7 @@ class RoutingTableTest {
     RoutingTable v1 =
         empty()
             .apply(
-                Map.of(SHOP_A, endpoints("10.0.0.1"), SHOP_B, endpoints("10.0.0.2")),
+                states(Map.of(SHOP_A, endpoints("10.0.0.1"), SHOP_B, endpoints("10.0.0.2"))),
                 List.of(),
                 T1);
     List<ServiceEndpoints> v1Services = List.copyOf(v1.services());
@@ -268,12 +276,12 @@ class RoutingTableTest {
     assertThatThrownBy(
             () ->
                 v1.apply(
-                    Map.of(SHOP_A, endpoints("10.0.0.1"), SHOP_B, endpoints()),
+                    states(Map.of(SHOP_A, endpoints("10.0.0.1"), SHOP_B, endpoints())),
                     List.of(SHOP_A),
                     T1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("shop/a");
-    assertThatThrownBy(() -> empty().apply(Map.of(SHOP_B, endpoints()), Set.of(SHOP_B), T1))
+    assertThatThrownBy(() -> empty().apply(states(Map.of(SHOP_B, endpoints())), Set.of(SHOP_B), T1))
         .as("even when the key is absent")
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(v1.version()).isEqualTo(1);
@@ -283,5 +291,55 @@ class RoutingTableTest {
   @Test
   void getOfAnUnknownServiceIsEmpty() {
     assertThat(upsert(empty(), SHOP_A, endpoints()).get(SHOP_B)).isEqualTo(Optional.empty());
+  }
+
+  @Test
+  void theSameEndpointsAndServicePortsPublishNothing() {
+    List<Port> ports = List.of(new Port("http", 80, "TCP"));
+    RoutingTable v1 =
+        empty()
+            .apply(Map.of(SHOP_A, new ServiceState(endpoints("10.0.0.1"), ports)), List.of(), T1);
+
+    RoutingTable again =
+        v1.apply(
+            Map.of(
+                SHOP_A,
+                new ServiceState(endpoints("10.0.0.1"), List.of(new Port("http", 80, "TCP")))),
+            List.of(),
+            T1);
+
+    assertThat(again).isSameAs(v1);
+    assertThat(v1.get(SHOP_A).orElseThrow().servicePorts()).isEqualTo(ports);
+  }
+
+  @Test
+  void aServicePortRenamedPublishesANewVersionOfThatServiceOnly() {
+    RoutingTable v1 =
+        empty()
+            .apply(
+                Map.of(
+                    SHOP_A,
+                    new ServiceState(endpoints("10.0.0.1"), List.of(new Port("http", 80, "TCP"))),
+                    SHOP_B,
+                    ServiceState.of(endpoints("10.0.0.2"))),
+                List.of(),
+                T1);
+
+    RoutingTable v2 =
+        v1.apply(
+            Map.of(
+                SHOP_A,
+                new ServiceState(endpoints("10.0.0.1"), List.of(new Port("web", 80, "TCP"))),
+                SHOP_B,
+                ServiceState.of(endpoints("10.0.0.2"))),
+            List.of(),
+            T1);
+
+    assertThat(v2.version()).isEqualTo(v1.version() + 1);
+    assertThat(v2.changedSince(v1.version())).contains(Set.of(SHOP_A));
+    assertThat(v2.get(SHOP_A).orElseThrow().servicePorts())
+        .containsExactly(new Port("web", 80, "TCP"));
+    assertThat(v2.get(SHOP_A).orElseThrow().version()).isEqualTo(v2.version());
+    assertThat(v2.endpointCount()).isEqualTo(2);
   }
 }

@@ -1,5 +1,6 @@
 package dev.routesync.table;
 
+import static dev.routesync.testing.TableStates.states;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -74,7 +75,7 @@ class TableWriterTest {
   void publishMakesTheNewVersionCurrentStampedWithTheClock() {
     clock.advance(Duration.ofSeconds(5));
 
-    RoutingTable returned = writer.publish(Map.of(A, endpoints("10.0.0.1")), List.of());
+    RoutingTable returned = writer.publish(states(Map.of(A, endpoints("10.0.0.1"))), List.of());
 
     assertThat(writer.current()).isSameAs(returned);
     assertThat(returned.version()).isEqualTo(1);
@@ -87,8 +88,8 @@ class TableWriterTest {
     List<RoutingTable> second = new ArrayList<>();
     writer.onPublish(second::add);
 
-    RoutingTable v1 = writer.publish(Map.of(A, endpoints("10.0.0.1")), List.of());
-    RoutingTable v2 = writer.publish(Map.of(B, endpoints("10.0.0.2")), List.of(A));
+    RoutingTable v1 = writer.publish(states(Map.of(A, endpoints("10.0.0.1"))), List.of());
+    RoutingTable v2 = writer.publish(states(Map.of(B, endpoints("10.0.0.2"))), List.of(A));
 
     assertThat(published).containsExactly(v1, v2);
     assertThat(second).containsExactly(v1, v2);
@@ -100,18 +101,18 @@ class TableWriterTest {
     List<Long> seenCurrent = new ArrayList<>();
     writer.onPublish(table -> seenCurrent.add(writer.current().version()));
 
-    writer.publish(Map.of(A, endpoints("10.0.0.1")), List.of());
+    writer.publish(states(Map.of(A, endpoints("10.0.0.1"))), List.of());
 
     assertThat(seenCurrent).containsExactly(1L);
   }
 
   @Test
   void publishThatChangesNothingKeepsTheCurrentTableAndCallsNoListener() {
-    RoutingTable v1 = writer.publish(Map.of(A, endpoints("10.0.0.1")), List.of());
+    RoutingTable v1 = writer.publish(states(Map.of(A, endpoints("10.0.0.1"))), List.of());
     published.clear();
     clock.advance(Duration.ofSeconds(1));
 
-    RoutingTable same = writer.publish(Map.of(A, endpoints("10.0.0.1")), List.of(B));
+    RoutingTable same = writer.publish(states(Map.of(A, endpoints("10.0.0.1"))), List.of(B));
     RoutingTable alsoSame = writer.publish(Map.of(), List.of());
 
     assertThat(same).isSameAs(v1);
@@ -123,10 +124,10 @@ class TableWriterTest {
 
   @Test
   void rejectedPublishLeavesTheCurrentTableAndListenersUntouched() {
-    RoutingTable v1 = writer.publish(Map.of(A, endpoints("10.0.0.1")), List.of());
+    RoutingTable v1 = writer.publish(states(Map.of(A, endpoints("10.0.0.1"))), List.of());
     published.clear();
 
-    assertThatThrownBy(() -> writer.publish(Map.of(B, endpoints()), List.of(B)))
+    assertThatThrownBy(() -> writer.publish(states(Map.of(B, endpoints())), List.of(B)))
         .isInstanceOf(IllegalArgumentException.class);
 
     assertThat(writer.current()).isSameAs(v1);
@@ -136,7 +137,7 @@ class TableWriterTest {
   @Test
   void deltaLogCapacityGivenToTheWriterBoundsResumableVersions() {
     for (int i = 1; i <= 10; i++) {
-      writer.publish(Map.of(A, endpoints("10.0.0." + i)), List.of());
+      writer.publish(states(Map.of(A, endpoints("10.0.0." + i))), List.of());
     }
 
     RoutingTable current = writer.current();

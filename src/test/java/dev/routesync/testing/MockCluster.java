@@ -35,11 +35,19 @@ public final class MockCluster implements AutoCloseable {
           + "\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,"
           + "\"message\":\"too old resource version\"}}";
 
+  /** What the API server answers a service account without list on services. */
+  private static final String FORBIDDEN_SERVICES =
+      "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+          + "\"message\":\"services is forbidden: User \\\"system:serviceaccount:routesync:routesync\\\""
+          + " cannot list resource \\\"services\\\" in API group \\\"\\\" at the cluster scope\","
+          + "\"reason\":\"Forbidden\",\"details\":{\"kind\":\"services\"},\"code\":403}";
+
   private final KubernetesMockServer server;
   private final KubernetesClient client;
   private final TcpProxy front;
   private final AtomicBoolean goneOnNextWatch = new AtomicBoolean();
   private final AtomicInteger goneSent = new AtomicInteger();
+  private final AtomicBoolean servicesForbidden = new AtomicBoolean();
 
   public MockCluster() {
     KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(new HashMap<>());
@@ -48,7 +56,13 @@ public final class MockCluster implements AutoCloseable {
         new Dispatcher() {
           @Override
           public MockResponse dispatch(RecordedRequest request) {
+            if (servicesForbidden.get() && isServicesRequest(request.getPath())) {
+              return new MockResponse().setResponseCode(403).setBody(FORBIDDEN_SERVICES);
+            }
+            // Only the EndpointSlice watch: the agent's Services watch reconnects too, and must
+            // not take the 410 meant for the slices.
             if (request.getPath().contains("watch=true")
+                && request.getPath().contains("/endpointslices")
                 && goneOnNextWatch.compareAndSet(true, false)) {
               goneSent.incrementAndGet();
               return new MockResponse()
@@ -109,9 +123,23 @@ public final class MockCluster implements AutoCloseable {
     return client;
   }
 
-  /** The next watch request gets a websocket whose first event is ERROR 410 Gone. */
+  /** The next EndpointSlice watch request gets a websocket whose first event is ERROR 410 Gone. */
   public void answerNextWatchWithGone() {
     goneOnNextWatch.set(true);
+  }
+
+  /**
+   * Answers every Services list and watch with 403 Forbidden while {@code forbidden}, as the API
+   * server does for an agent whose ClusterRole lacks {@code services}.
+   */
+  public void forbidServices(boolean forbidden) {
+    servicesForbidden.set(forbidden);
+  }
+
+  private static boolean isServicesRequest(String path) {
+    String resource = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+    return resource.equals("/api/v1/services")
+        || resource.matches("/api/v1/namespaces/[^/]+/services");
   }
 
   public int goneEventsSent() {

@@ -1,5 +1,7 @@
 package dev.routesync.testing;
 
+import static dev.routesync.testing.TableStates.states;
+
 import dev.routesync.observe.Metrics;
 import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ConnectionGuards;
@@ -9,6 +11,7 @@ import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -120,7 +123,12 @@ public final class ServeHarness implements AutoCloseable {
 
   /** Publishes {@code service} with exactly these endpoints. */
   public RoutingTable put(String namespace, String name, List<Endpoint> endpoints) {
-    return table.publish(Map.of(new ServiceKey(namespace, name), endpoints), List.of());
+    return table.publish(states(Map.of(new ServiceKey(namespace, name), endpoints)), List.of());
+  }
+
+  /** Publishes {@code service} with these endpoints and the ports its Service declares. */
+  public RoutingTable put(String namespace, String name, ServiceState state) {
+    return table.publish(Map.of(new ServiceKey(namespace, name), state), List.of());
   }
 
   public RoutingTable remove(String namespace, String name) {

@@ -86,6 +86,18 @@ public final class Slices {
         .build();
   }
 
+  /**
+   * A slice as the EndpointSlice controller writes it for pods that resolve none of the Service's
+   * ports (a renamed named {@code targetPort}, seed 002): every pod listed, ready, and {@code
+   * ports: null}.
+   */
+  public static EndpointSlice portless(
+      String namespace, String name, String service, List<Pod> pods) {
+    EndpointSlice slice = slice(namespace, name, service, true, 8080, pods);
+    slice.setPorts(null);
+    return slice;
+  }
+
   private static Endpoint endpoint(Pod pod) {
     return new EndpointBuilder()
         .withAddresses(pod.ip())

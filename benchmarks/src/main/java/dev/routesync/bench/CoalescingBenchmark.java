@@ -1,5 +1,7 @@
 package dev.routesync.bench;
 
+import static dev.routesync.testing.TableStates.states;
+
 import dev.routesync.observe.Metrics;
 import dev.routesync.sync.Coalescer;
 import dev.routesync.sync.CoalescerSettings;
@@ -10,6 +12,7 @@ import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableWriter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -231,7 +234,7 @@ public class CoalescingBenchmark {
     public void create(RecordedStream stream) {
       metrics = new Metrics(new SimpleMeterRegistry());
       writer = new TableWriter(Clock.systemUTC(), RoutingTable.DEFAULT_DELTA_LOG_CAPACITY);
-      writer.publish(stream.initial, List.of());
+      writer.publish(states(stream.initial), List.of());
     }
 
     @Setup(Level.Invocation)
@@ -239,9 +242,9 @@ public class CoalescingBenchmark {
       clock = new FakeScheduler();
       Map<ServiceKey, List<Endpoint>> source = new HashMap<>(stream.initial);
       truth = source;
-      writer.publish(stream.touched, List.of());
+      writer.publish(states(stream.touched), List.of());
       initialVersion = writer.current().version();
-      EndpointLookup lookup = key -> Optional.ofNullable(source.get(key));
+      EndpointLookup lookup = key -> Optional.ofNullable(source.get(key)).map(ServiceState::of);
       coalescer = new Coalescer(clock, settings, new Reconciler(lookup, writer, metrics.sync()));
     }
 
@@ -294,13 +297,13 @@ public class CoalescingBenchmark {
     public void reset(RecordedStream stream) {
       Map<ServiceKey, List<Endpoint>> source = new HashMap<>(stream.initial);
       truth = source;
-      lookup = key -> Optional.ofNullable(source.get(key));
+      lookup = key -> Optional.ofNullable(source.get(key)).map(ServiceState::of);
       published.set(new NaiveTable(0, new HashMap<>(stream.initial)));
     }
 
     /** Recomputes one Service and, if it changed, publishes a full copy as a new version. */
     void reconcile(ServiceKey key) {
-      Optional<List<Endpoint>> endpoints = lookup.endpointsOf(key);
+      Optional<List<Endpoint>> endpoints = lookup.stateOf(key).map(ServiceState::endpoints);
       NaiveTable current = published.get();
       List<Endpoint> old = current.services().get(key);
       if (endpoints.isPresent() ? endpoints.get().equals(old) : old == null) {

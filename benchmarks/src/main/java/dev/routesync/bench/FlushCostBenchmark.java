@@ -1,8 +1,11 @@
 package dev.routesync.bench;
 
+import static dev.routesync.testing.TableStates.states;
+
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableWriter;
 import java.time.Clock;
 import java.util.HashMap;
@@ -54,14 +57,14 @@ public class FlushCostBenchmark {
   int endpointsPerService;
 
   private TableWriter writer;
-  private Map<ServiceKey, List<Endpoint>>[] batches;
+  private Map<ServiceKey, ServiceState>[] batches;
   private int next;
 
   @Setup(Level.Trial)
   @SuppressWarnings("unchecked")
   public void setUp() {
     writer = new TableWriter(Clock.systemUTC(), RoutingTable.DEFAULT_DELTA_LOG_CAPACITY);
-    writer.publish(Tables.services(n, endpointsPerService), List.of());
+    writer.publish(states(Tables.services(n, endpointsPerService)), List.of());
     // Two alternating batches of k changes spread over the key space.
     batches = new Map[2];
     for (int generation = 0; generation < 2; generation++) {
@@ -71,13 +74,13 @@ public class FlushCostBenchmark {
         batch.put(
             Tables.key(service), Tables.endpoints(service, endpointsPerService, generation + 1));
       }
-      batches[generation] = batch;
+      batches[generation] = states(batch);
     }
   }
 
   @Benchmark
   public RoutingTable flush() {
-    Map<ServiceKey, List<Endpoint>> batch = batches[next];
+    Map<ServiceKey, ServiceState> batch = batches[next];
     next ^= 1;
     return writer.publish(batch, List.of());
   }

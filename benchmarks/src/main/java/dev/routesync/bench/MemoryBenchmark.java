@@ -1,5 +1,7 @@
 package dev.routesync.bench;
 
+import static dev.routesync.testing.TableStates.states;
+
 import dev.routesync.kube.translate.SliceTranslator;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
@@ -231,11 +233,11 @@ public class MemoryBenchmark {
       endpoints.sort(null);
       batch.put(key, endpoints);
       if (batch.size() == MAX_BATCH) {
-        writer.publish(batch, List.of());
+        writer.publish(states(batch), List.of());
         batch = new HashMap<>();
       }
     }
-    writer.publish(batch, List.of());
+    writer.publish(states(batch), List.of());
     RoutingTable table = writer.current();
     if (table.endpointCount() != (long) SERVICES * ENDPOINTS_PER_SERVICE) {
       throw new IllegalStateException("expected 250,000 distinct endpoints, got " + table);

@@ -1,9 +1,12 @@
 package dev.routesync.bench;
 
+import static dev.routesync.testing.TableStates.states;
+
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -90,7 +93,7 @@ public class ReadsNeverWaitBenchmark {
     TableWriter writer;
     ServiceKey[] keys;
     // [batch][generation]: batch b changes services b, b + 10, b + 20, ... (spread over the keys).
-    Map<ServiceKey, List<Endpoint>>[][] batches;
+    Map<ServiceKey, ServiceState>[][] batches;
     // Only for the control group.
     final ReadWriteLock lock = new ReentrantReadWriteLock();
 
@@ -98,7 +101,7 @@ public class ReadsNeverWaitBenchmark {
     @SuppressWarnings("unchecked")
     public void setUp() {
       writer = new TableWriter(Clock.systemUTC(), RoutingTable.DEFAULT_DELTA_LOG_CAPACITY);
-      writer.publish(Tables.services(SERVICES, ENDPOINTS_PER_SERVICE), List.of());
+      writer.publish(states(Tables.services(SERVICES, ENDPOINTS_PER_SERVICE)), List.of());
       // Lookup keys are equal to, not identical with, the table's keys, as a request's would be.
       keys = new ServiceKey[SERVICES];
       for (int s = 0; s < SERVICES; s++) {
@@ -114,7 +117,7 @@ public class ReadsNeverWaitBenchmark {
                 Tables.key(service),
                 Tables.endpoints(service, ENDPOINTS_PER_SERVICE, generation + 1));
           }
-          batches[b][generation] = batch;
+          batches[b][generation] = states(batch);
         }
       }
     }

@@ -1,5 +1,7 @@
 package dev.routesync.bench;
 
+import static dev.routesync.testing.TableStates.states;
+
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.observe.Metrics;
@@ -123,7 +125,7 @@ public class ServingFloorBenchmark {
           "no native transport", vertx.unavailableNativeTransportCause());
     }
     TableWriter table = new TableWriter(Clock.systemUTC(), RoutingTable.DEFAULT_DELTA_LOG_CAPACITY);
-    table.publish(Tables.services(SERVICES, ENDPOINTS_PER_SERVICE), List.of());
+    table.publish(states(Tables.services(SERVICES, ENDPOINTS_PER_SERVICE)), List.of());
 
     dir = Files.createTempDirectory("routesync-floor");
     server = new FloorServer(vertx, table, new Metrics(registry).serve(), dir.resolve("api.sock"));

@@ -1,0 +1,119 @@
+package dev.routesync.kube;
+
+import dev.routesync.kube.watch.Generation;
+import dev.routesync.kube.watch.ResourceSpec;
+import dev.routesync.table.Port;
+import dev.routesync.table.ServiceKey;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Services watch, the table's second input: the ports each Service declares, read from the
+ * served {@link Generation} of Services ({@link ServicePortsSink} swaps each new one in). Without
+ * them the table cannot tell a ready endpoint that serves a port from one listed in a {@code ports:
+ * null} slice because its pod resolves none of the Service's ports.
+ *
+ * <p>The watch has the slice watch's namespaces and label selector: the EndpointSlice controller
+ * copies a Service's labels to its slices, so one selector selects both.
+ *
+ * <p>Threading: read and swapped on the sync context.
+ */
+public final class ServicePorts {
+
+  /** The resource kind, as a metric label and in logs. */
+  public static final String KIND = "Service";
+
+  /** Index of Services by {@code namespace/name}. */
+  static final String BY_KEY = "key";
+
+  private volatile Generation<Service> current;
+
+  /**
+   * The watch of Services in the configured namespaces, filtered by the label selector on the API
+   * server and indexed by {@code namespace/name}.
+   */
+  public static ResourceSpec<Service> spec(KubernetesClient client, WatchSettings settings) {
+    return new ResourceSpec<>(
+        KIND,
+        settings.namespaces(),
+        namespace -> {
+          var services = client.services();
+          var scoped =
+              namespace == null ? services.inAnyNamespace() : services.inNamespace(namespace);
+          return scoped.withLabelSelector(settings.labelSelector()).runnableInformer(0);
+        },
+        Map.of(
+            BY_KEY, service -> keyOf(service).map(k -> List.of(k.toString())).orElse(List.of())));
+  }
+
+  /**
+   * The ports the Service declares, sorted by name; empty when the Service is not in the served
+   * cache (or no generation has synced yet) or declares none.
+   */
+  public List<Port> portsOf(ServiceKey key) {
+    Generation<Service> generation = current;
+    if (generation == null) {
+      return List.of();
+    }
+    List<Service> services = generation.byIndex(key.namespace(), BY_KEY, key.toString());
+    return services.isEmpty() ? List.of() : portsOf(services.get(0));
+  }
+
+  /**
+   * A Service's declared ports as the table keeps them: the name ({@code ""} when unnamed), the
+   * Service {@code port} and the protocol (TCP when omitted), sorted by name. A port the API server
+   * would have refused (a number out of range) is left out rather than fail the whole Service.
+   */
+  static List<Port> portsOf(Service service) {
+    List<ServicePort> declared =
+        service.getSpec() == null || service.getSpec().getPorts() == null
+            ? List.of()
+            : service.getSpec().getPorts();
+    List<Port> ports = new ArrayList<>(declared.size());
+    for (ServicePort port : declared) {
+      Integer number = port == null ? null : port.getPort();
+      if (number == null || number < 1 || number > 65535) {
+        continue;
+      }
+      String name = port.getName() == null ? "" : port.getName();
+      String protocol =
+          port.getProtocol() == null || port.getProtocol().isEmpty() ? "TCP" : port.getProtocol();
+      ports.add(new Port(name, number, protocol));
+    }
+    Collections.sort(ports);
+    return List.copyOf(ports);
+  }
+
+  /** The Service's key, or empty when its metadata lacks a namespace or name. */
+  static Optional<ServiceKey> keyOf(Service service) {
+    ObjectMeta meta = service == null ? null : service.getMetadata();
+    if (meta == null || isBlank(meta.getNamespace()) || isBlank(meta.getName())) {
+      return Optional.empty();
+    }
+    return Optional.of(new ServiceKey(meta.getNamespace(), meta.getName()));
+  }
+
+  /** Every Service the generation holds. */
+  static List<ServiceKey> keysOf(Generation<Service> generation) {
+    List<ServiceKey> keys = new ArrayList<>();
+    for (Service service : generation.objects()) {
+      keyOf(service).ifPresent(keys::add);
+    }
+    return keys;
+  }
+
+  void swap(Generation<Service> next) {
+    current = next;
+  }
+
+  private static boolean isBlank(String text) {
+    return text == null || text.isBlank();
+  }
+}

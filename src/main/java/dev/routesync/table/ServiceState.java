@@ -1,0 +1,25 @@
+package dev.routesync.table;
+
+import java.util.List;
+
+/**
+ * What the watch caches say of one Service at one moment: its routable endpoints and the ports the
+ * Service declares. The table publishes a new version of the Service when either changes.
+ *
+ * @param endpoints sorted by IP, possibly empty
+ * @param servicePorts the Service's declared ports ({@code port} is the Service port number),
+ *     sorted by name; empty when the Service is not known (no Services watch event for it yet) or
+ *     declares none
+ */
+public record ServiceState(List<Endpoint> endpoints, List<Port> servicePorts) {
+
+  public ServiceState {
+    endpoints = List.copyOf(endpoints);
+    servicePorts = List.copyOf(servicePorts);
+  }
+
+  /** Endpoints of a Service whose declared ports are not known. */
+  public static ServiceState of(List<Endpoint> endpoints) {
+    return new ServiceState(endpoints, List.of());
+  }
+}

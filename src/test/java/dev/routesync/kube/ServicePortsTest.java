@@ -1,0 +1,203 @@
+package dev.routesync.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.routesync.kube.watch.Generation;
+import dev.routesync.kube.watch.GenerationListener;
+import dev.routesync.kube.watch.WatchEvent;
+import dev.routesync.sync.Batch;
+import dev.routesync.sync.Coalescer;
+import dev.routesync.sync.CoalescerSettings;
+import dev.routesync.sync.FakeScheduler;
+import dev.routesync.table.Port;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.testing.MockCluster;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.ServicePortBuilder;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/** The Services watch: declared ports as the table keeps them, and the work its events make. */
+class ServicePortsTest {
+
+  private static final ServiceKey QUOTE = new ServiceKey("shop", "quote");
+  private static final ServiceKey CART = new ServiceKey("shop", "cart");
+
+  private final FakeScheduler scheduler = new FakeScheduler();
+  private final List<Batch> batches = new ArrayList<>();
+  private final Coalescer coalescer =
+      new Coalescer(scheduler, CoalescerSettings.defaults(), batches::add);
+  private final ServicePorts ports = new ServicePorts();
+  private final ServicePortsSink sink = new ServicePortsSink(ports, coalescer);
+
+  private static Service service(String name, ServicePortBuilder... declared) {
+    return new ServiceBuilder()
+        .withNewMetadata()
+        .withNamespace("shop")
+        .withName(name)
+        .addToLabels("mesh-managed", "true")
+        .endMetadata()
+        .withNewSpec()
+        .withPorts(List.of(declared).stream().map(ServicePortBuilder::build).toList())
+        .endSpec()
+        .build();
+  }
+
+  private static ServicePortBuilder port(String name, Integer number, String protocol) {
+    return new ServicePortBuilder().withName(name).withPort(number).withProtocol(protocol);
+  }
+
+  @Test
+  void declaredPortsAreSortedByNameWithTheDefaultsFilledIn() {
+    Service service =
+        service(
+            "quote",
+            port("metrics", 9090, "TCP"),
+            port("http", 80, null),
+            port("dns", 53, "UDP"),
+            port("broken", 0, "TCP"),
+            port("missing", null, "TCP"));
+
+    assertThat(ServicePorts.portsOf(service))
+        .containsExactly(
+            new Port("dns", 53, "UDP"),
+            new Port("http", 80, "TCP"),
+            new Port("metrics", 9090, "TCP"));
+  }
+
+  @Test
+  void aSingleUnnamedPortHasTheEmptyName() {
+    assertThat(ServicePorts.portsOf(service("quote", port(null, 80, "TCP"))))
+        .containsExactly(new Port("", 80, "TCP"));
+  }
+
+  @Test
+  void aServiceWithoutPortsOrSpecDeclaresNone() {
+    assertThat(ServicePorts.portsOf(service("headless"))).isEmpty();
+    Service noSpec =
+        new ServiceBuilder()
+            .withNewMetadata()
+            .withNamespace("a")
+            .withName("b")
+            .endMetadata()
+            .build();
+    assertThat(ServicePorts.portsOf(noSpec)).isEmpty();
+  }
+
+  @Test
+  void nothingIsKnownBeforeTheFirstGenerationSynced() {
+    assertThat(ports.portsOf(QUOTE)).isEmpty();
+  }
+
+  @Test
+  void anEventMarksItsServiceDirtyAsOfItsArrival() {
+    scheduler.advance(Duration.ofMillis(300));
+
+    sink.event(
+        new WatchEvent<>(
+            WatchEvent.Type.UPDATED, null, service("quote", port("http", 80, "TCP")), 7));
+
+    assertThat(batches).hasSize(1);
+    assertThat(batches.get(0).keys()).containsExactly(QUOTE);
+    assertThat(batches.get(0).changedAt()).containsEntry(QUOTE, 7L);
+  }
+
+  @Test
+  void anEventWithoutANameIsDropped() {
+    Service nameless =
+        new ServiceBuilder().withNewMetadata().withNamespace("shop").endMetadata().build();
+
+    sink.event(new WatchEvent<>(WatchEvent.Type.ADDED, null, nameless, 0));
+
+    scheduler.advance(Duration.ofSeconds(1));
+    assertThat(batches).isEmpty();
+  }
+
+  /** Real generations of Services informers on the CRUD mock API server. */
+  @Nested
+  class WhenARelistSwapsIn {
+
+    private final MockCluster cluster = new MockCluster();
+    private final List<Generation<Service>> started = new ArrayList<>();
+
+    @AfterEach
+    void stop() throws Exception {
+      cluster.close();
+      started.forEach(Generation::stop);
+    }
+
+    private void apply(Service service) {
+      cluster.client().resource(service).createOr(NonDeletingOperation::update);
+    }
+
+    private Generation<Service> synced(int id, int expected) throws Exception {
+      CompletableFuture<Void> synced = new CompletableFuture<>();
+      Generation<Service> generation =
+          new Generation<>(
+              id,
+              ServicePorts.spec(cluster.client(), WatchSettings.of(List.of(), "mesh-managed=true")),
+              new GenerationListener<>() {
+                @Override
+                public void synced(Generation<Service> generation) {
+                  synced.complete(null);
+                }
+
+                @Override
+                public void failed(Generation<Service> generation, Throwable error) {
+                  synced.completeExceptionally(error);
+                }
+
+                @Override
+                public void event(Generation<Service> generation, WatchEvent<Service> event) {}
+
+                @Override
+                public void relistingInPlace(Generation<Service> generation) {}
+              },
+              System::nanoTime);
+      started.add(generation);
+      generation.start();
+      synced.get(20, TimeUnit.SECONDS);
+      await().atMost(Duration.ofSeconds(10)).until(() -> generation.objects().size() == expected);
+      return generation;
+    }
+
+    @Test
+    void thePortsAreReadFromTheServedGenerationAndEveryServiceOfEitherIsRecomputedAsOneBatch()
+        throws Exception {
+      apply(service("quote", port("http", 80, "TCP")));
+      apply(service("cart", port("http", 80, "TCP")));
+      Generation<Service> first = synced(1, 2);
+
+      sink.replaced(null, first);
+
+      assertThat(ports.portsOf(QUOTE)).containsExactly(new Port("http", 80, "TCP"));
+      assertThat(batches)
+          .singleElement()
+          .satisfies(b -> assertThat(b.cause()).isEqualTo(Batch.Cause.RELIST));
+      assertThat(batches.get(0).keys()).containsExactlyInAnyOrder(QUOTE, CART);
+
+      // cart is deleted and quote's port renamed while the first generation is away.
+      first.stop();
+      cluster.client().resource(service("cart")).delete();
+      apply(service("quote", port("web", 80, "TCP")));
+      Generation<Service> second = synced(2, 1);
+
+      sink.replaced(first, second);
+
+      assertThat(batches).hasSize(2);
+      // cart is only in the first generation: recomputed, so it loses its ports in that version.
+      assertThat(batches.get(1).keys()).containsExactlyInAnyOrder(QUOTE, CART);
+      assertThat(ports.portsOf(QUOTE)).containsExactly(new Port("web", 80, "TCP"));
+      assertThat(ports.portsOf(CART)).isEmpty();
+    }
+  }
+}
