@@ -230,7 +230,12 @@ public final class DriftDetector implements DriftView {
         forgetPod(known);
       }
     }
-    listed.forEach(pod -> podUpserted(pod, at));
+    for (Pod pod : listed) {
+      PodState known = pods.get(keyOf(pod));
+      if (known == null || !sameVersion(known.pod, pod)) { // a relist re-delivers the unchanged
+        podUpserted(pod, at);
+      }
+    }
   }
 
   /** The pod is gone (or not ours): its drifts clear, its Services lose it. */
@@ -297,7 +302,12 @@ public final class DriftDetector implements DriftView {
         serviceChanged.add(known);
       }
     }
-    listed.forEach(service -> serviceUpserted(service, at));
+    for (Service service : listed) {
+      ServiceState known = services.get(refOf(service));
+      if (known == null || !sameVersion(known.service, service)) {
+        serviceUpserted(service, at);
+      }
+    }
   }
 
   // ---- slices ----------------------------------------------------------------------------------
@@ -336,7 +346,14 @@ public final class DriftDetector implements DriftView {
         removeSlice(known);
       }
     }
-    listed.forEach(slice -> sliceUpserted(slice, at));
+    for (EndpointSlice slice : listed) {
+      ServiceRef owner = sliceOwners.get(keyOf(slice));
+      EndpointSlice known =
+          owner == null ? null : slices.getOrDefault(owner, Map.of()).get(keyOf(slice));
+      if (known == null || !sameVersion(known, slice)) {
+        sliceUpserted(slice, at);
+      }
+    }
   }
 
   private void removeSlice(String key) {
@@ -369,6 +386,8 @@ public final class DriftDetector implements DriftView {
       serviceChanged.addAll(services.keySet()); // every pod gets its Services and a verdict
       snapshotStale = true;
     }
+    // A sync restarts the grace of every pod still in it: they are evaluated again.
+    reevaluate.addAll(pendingDue.keySet());
     scheduleFlush();
   }
 
@@ -689,6 +708,12 @@ public final class DriftDetector implements DriftView {
     return service == null || service.isEmpty()
         ? null
         : new ServiceRef(slice.getMetadata().getNamespace(), service);
+  }
+
+  /** The same object version: what a relist hands over again for every unchanged object. */
+  private static boolean sameVersion(HasMetadata known, HasMetadata listed) {
+    String version = resourceVersion(listed);
+    return version != null && version.equals(resourceVersion(known));
   }
 
   private static String resourceVersion(HasMetadata object) {

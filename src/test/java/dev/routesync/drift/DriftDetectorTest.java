@@ -259,13 +259,36 @@ class DriftDetectorTest {
     scheduler.advance(GRACE.plus(DEBOUNCE));
     assertThat(detector.current().drift()).hasSize(1);
 
-    // The resync relists every pod, and so re-evaluates it: the grace would restart for a new
-    // drift, but this one is already reported.
-    detector.pods().sync(List.of(pod));
+    // A relist in which the pod changed (a label, say) re-evaluates it: the grace would restart
+    // for a new drift, but this one is already reported.
+    Pod changed =
+        new io.fabric8.kubernetes.api.model.PodBuilder(pod)
+            .editMetadata()
+            .withResourceVersion("2")
+            .addToAnnotations("seen", "again")
+            .endMetadata()
+            .build();
+    detector.pods().sync(List.of(changed));
     scheduler.advance(DEBOUNCE);
 
     assertThat(detector.current().drift()).hasSize(1);
     assertThat(warnings()).hasSize(1);
+  }
+
+  @Test
+  void aRelistOfUnchangedObjectsEvaluatesNothingAgain() {
+    Pod pod = pod("quote-1", "uid-1", NODE, "http", true);
+    Service service = quote("http", "1");
+    EndpointSlice slice = slice("quote", "s", "http", List.of(pod));
+    slice.getMetadata().setResourceVersion("1");
+    syncAll(List.of(pod), List.of(service), List.of(slice));
+    scheduler.advance(DEBOUNCE);
+    long before = detector.stats().podEvaluations();
+
+    syncAll(List.of(pod), List.of(service), List.of(slice)); // a resync: the same versions
+    scheduler.advance(DEBOUNCE);
+
+    assertThat(detector.stats().podEvaluations()).isEqualTo(before);
   }
 
   // ---- clearing --------------------------------------------------------------------------------
