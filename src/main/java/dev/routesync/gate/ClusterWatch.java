@@ -156,8 +156,13 @@ final class ClusterWatch implements AutoCloseable {
   }
 
   private String describe(String verb, String resource, Throwable error) {
+    String server = client.getConfiguration().getMasterUrl();
     return ApiFailures.describe(
-        verb, resource, targets.namespace(), client.getConfiguration().getMasterUrl(), error);
+        verb,
+        resource,
+        targets.namespace(),
+        server.endsWith("/") ? server.substring(0, server.length() - 1) : server,
+        error);
   }
 
   private record Watched<T extends HasMetadata>(

@@ -64,8 +64,8 @@ public final class GateRun {
   }
 
   /**
-   * Starts the timeout at {@code startNanos} (on the scheduler's clock: the command's start, so
-   * connecting and the first lists count against it), then evaluates.
+   * Starts the timeout at {@code startNanos} (on the scheduler's clock: when the watches have
+   * listed), then evaluates.
    */
   public void start(long startNanos) {
     if (started) {

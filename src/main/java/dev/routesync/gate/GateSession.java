@@ -45,9 +45,10 @@ final class GateSession {
         run[0] =
             new GateRun(targets, settings, scheduler, watch::snapshot, progress, verdict::complete);
         watch.checkAccess();
-        Duration left = settings.timeout().minusNanos(scheduler.nanoTime() - start);
-        watch.start(left.compareTo(requestTimeout) < 0 ? left : requestTimeout);
-        scheduler.execute(() -> run[0].start(start));
+        watch.start(requestTimeout);
+        // --timeout counts from here: connecting and listing are bounded by --request-timeout,
+        // so a slow start (a cold JVM, a large namespace) does not eat the rollout's time.
+        scheduler.execute(() -> run[0].start(scheduler.nanoTime()));
         return verdict.get(verdictWithin.toMillis(), TimeUnit.MILLISECONDS);
       } catch (ClusterWatch.CannotEvaluate e) {
         return Verdict.cannotEvaluate(
