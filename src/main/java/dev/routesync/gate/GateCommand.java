@@ -2,6 +2,7 @@ package dev.routesync.gate;
 
 import ch.qos.logback.classic.Level;
 import dev.routesync.kube.KubeClients;
+import dev.routesync.kube.LabelSelectors;
 import dev.routesync.table.InvalidNameException;
 import dev.routesync.table.KubernetesNames;
 import dev.routesync.units.Durations;
@@ -204,6 +205,12 @@ public final class GateCommand implements Callable<Integer> {
     if (bySelector) {
       if (selector.isBlank()) {
         throw new ParameterException(spec.commandLine(), "-l must not be empty");
+      }
+      try {
+        // A typo is a usage error here, not a 400 from the API server (which would be exit 3).
+        LabelSelectors.validate("-l", selector.trim());
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage(), e);
       }
       return Targets.selected(validNamespace, selector.trim());
     }

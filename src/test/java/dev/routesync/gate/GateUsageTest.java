@@ -25,6 +25,7 @@ class GateUsageTest {
           gate --service quote                               | Missing required option: '--namespace=NAMESPACE'
           gate -n shop                                       | name the Services to check: --service NAME... or -l SELECTOR
           gate -n shop --service quote -l app=quote          | give --service or -l, not both
+          gate -n shop -l a=b=c                              | -l: 'a=b=c' is not a valid label selector requirement
           gate -n shop -l                                    | Missing required parameter for option '--selector' (SELECTOR)
           gate -n Shop --service quote                       | namespace "Shop": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit)
           gate -n shop --service Quote                       | Service name "Quote": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit)
