@@ -143,6 +143,42 @@ class GateAgainstClusterTest {
   }
 
   @Test
+  void aNormalRolloutTwoPodsAtATimeNeverFailsTheGateAndPassesAtTheEnd() throws Exception {
+    createQuote();
+    List<Pod> old = new ArrayList<>(createPods("quote-a-", 8, containerPort("http", 8080), 1));
+    apply(withHttp("quote-x", old));
+    // Beside the rollout, with a settle that outlasts it: this gate could only end by failing.
+    GateCli.Running during =
+        new GateCli.Running(gate("--service", "quote", "--timeout", "10m", "--settle", "10m"));
+    await().atMost(WAIT).until(() -> during.errSoFar().contains("settling for 10m"));
+
+    List<Pod> fresh = new ArrayList<>();
+    for (int step = 0; step < 4; step++) {
+      // Two new pods start Ready; the controller then lists them with the port.
+      List<Pod> two =
+          createPods("quote-b-" + step + "-", 2, containerPort("http", 8080), 100 + 2 * step);
+      fresh.addAll(two);
+      apply(withHttp("quote-y", fresh));
+      // Two old pods go; the controller drops them from their slice.
+      for (Pod gone : List.copyOf(old.subList(0, 2))) {
+        cluster.client().pods().inNamespace(NS).resource(gone).delete();
+        old.remove(gone);
+      }
+      apply(withHttp("quote-x", old));
+    }
+
+    assertThat(during.result).as(during.errSoFar()).isNotDone();
+    during.interrupt();
+    GateCli.Result interrupted = during.result.get(30, TimeUnit.SECONDS);
+    assertThat(interrupted.exitCode()).isEqualTo(3);
+    assertThat(interrupted.err()).doesNotContain("NamedPortNotFound").doesNotContain("fail:");
+
+    GateCli.Result after = GateCli.run(gate("--service", "quote", "--settle", "300ms"));
+    assertThat(after.exitCode()).as(after.err()).isZero();
+    assertThat(after.out()).contains("8 expected, 8 ready, 0 missing");
+  }
+
+  @Test
   void theIncidentInJsonNamesEachMissingPodWithItsReason() {
     createQuote();
     List<Pod> old = createPods("quote-a-", 8, containerPort("http", 8080), 1);

@@ -22,13 +22,26 @@ final class GateCli {
     private final StringWriter err = new StringWriter();
     final CompletableFuture<Result> result;
 
+    private final Thread thread;
+
     Running(String... args) {
       CommandLine commandLine = Main.commandLine();
       commandLine.setOut(new PrintWriter(out, true));
       commandLine.setErr(new PrintWriter(err, true));
-      result =
-          CompletableFuture.supplyAsync(
-              () -> new Result(commandLine.execute(args), out.toString(), err.toString()));
+      result = new CompletableFuture<>();
+      thread =
+          new Thread(
+              () ->
+                  result.complete(
+                      new Result(commandLine.execute(args), out.toString(), err.toString())),
+              "gate-cli");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    /** Ends the command as Ctrl-C would end a pipeline step: it reports an interrupted run. */
+    void interrupt() {
+      thread.interrupt();
     }
 
     /** What the command has printed on stderr so far (StringWriter is synchronized). */
