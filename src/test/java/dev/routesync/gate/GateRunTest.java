@@ -254,6 +254,24 @@ class GateRunTest {
   }
 
   @Test
+  void aWatchRefusedMidRunEndsTheRunAsCannotEvaluate() {
+    List<Pod> pods = quotePods("quote-a-", 1, "http");
+    set(List.of(quote()), pods, List.of());
+    GateRun run = quoteGate(Duration.ofMinutes(5), Duration.ZERO);
+    clock.advance(Duration.ofSeconds(3));
+
+    run.cannotEvaluate("cannot watch pods in namespace shop: forbidden");
+    run.cannotEvaluate("a second report changes nothing");
+    run.changed();
+
+    assertThat(verdict().result()).isEqualTo(Verdict.Result.ERROR);
+    assertThat(verdict().summary())
+        .isEqualTo("cannot evaluate: cannot watch pods in namespace shop: forbidden");
+    assertThat(verdict().evaluation()).isPresent(); // the last state, for the JSON
+    assertThat(clock.pendingCount()).isZero();
+  }
+
+  @Test
   void aNamedServiceThatDoesNotExistCannotBeEvaluated() {
     set(List.of(quote()), List.of(), List.of());
 
