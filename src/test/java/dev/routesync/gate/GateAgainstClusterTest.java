@@ -41,16 +41,19 @@ class GateAgainstClusterTest {
   @TempDir Path dir;
 
   private MockCluster cluster;
+  private WatchCloseSwallowingProxy proxy;
   private Path kubeconfig;
 
   @BeforeEach
   void start() throws Exception {
     cluster = new MockCluster();
-    kubeconfig = GateCli.kubeconfig(dir, cluster.url());
+    proxy = new WatchCloseSwallowingProxy(cluster.port());
+    kubeconfig = GateCli.kubeconfig(dir, proxy.url());
   }
 
   @AfterEach
   void stop() throws Exception {
+    proxy.close();
     cluster.close();
   }
 

@@ -165,8 +165,9 @@ class GateCannotEvaluateTest {
             dispatcher,
             /* useHttps= */ false);
     server.init(InetAddress.getLoopbackAddress(), 0);
+    WatchCloseSwallowingProxy proxy = new WatchCloseSwallowingProxy(server.getPort());
     try {
-      Path kubeconfig = GateCli.kubeconfig(dir, "http://127.0.0.1:" + server.getPort());
+      Path kubeconfig = GateCli.kubeconfig(dir, proxy.url());
       java.util.List<String> args =
           new java.util.ArrayList<>(
               java.util.List.of(
@@ -181,6 +182,7 @@ class GateCannotEvaluateTest {
       args.addAll(java.util.List.of(extra));
       return GateCli.run(args.toArray(String[]::new));
     } finally {
+      proxy.close();
       // As MockCluster: destroying can wait on the mock's own blocked event loop.
       Thread destroyer = new Thread(server::destroy, "mock-destroy");
       destroyer.setDaemon(true);
