@@ -1,15 +1,19 @@
 package dev.routesync.gate;
 
+import static org.awaitility.Awaitility.await;
+
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A loopback TCP proxy in front of the CRUD mock for gate runs. The gate closes its watches cleanly
@@ -27,7 +31,11 @@ final class WatchCloseSwallowingProxy implements AutoCloseable {
 
   private final Vertx vertx = Vertx.vertx();
   private final NetClient client = vertx.createNetClient();
+  // Quiet this long, the mock has sent every event it had: no send can race the close.
+  private static final Duration QUIET = Duration.ofMillis(200);
+
   private final Set<NetSocket> open = ConcurrentHashMap.newKeySet();
+  private final AtomicLong lastMockBytesNanos = new AtomicLong(System.nanoTime());
   private final int targetPort;
   private final NetServer server;
 
@@ -66,6 +74,7 @@ final class WatchCloseSwallowingProxy implements AutoCloseable {
                     if (!websocket.get() && startsWith(data, SWITCHING)) {
                       websocket.set(true);
                     }
+                    lastMockBytesNanos.set(System.nanoTime());
                     if (!clientGone.get()) {
                       in.write(data);
                     }
@@ -100,10 +109,18 @@ final class WatchCloseSwallowingProxy implements AutoCloseable {
     return true;
   }
 
-  /** Drops every connection (the mock's sides too), then stops. Close before the mock. */
+  /**
+   * Waits until the mock has sent nothing for {@link #QUIET} (a send it is still making when its
+   * connection drops deadlocks its event loop the same way, in {@code onFailure}), then drops every
+   * connection, the mock's sides too, and stops. Close before the mock.
+   */
   @Override
   public void close() throws Exception {
     server.close().await(10, TimeUnit.SECONDS);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> System.nanoTime() - lastMockBytesNanos.get() >= QUIET.toNanos());
     for (NetSocket socket : open) {
       socket.close();
     }
