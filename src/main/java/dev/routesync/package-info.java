@@ -26,6 +26,7 @@
  *   <li>{@code observe/}: metrics of each stage; {@code config/}: the agent's options and their
  *       validated records (parsing only); {@code demo/}: the embedded demo cluster; {@code
  *       client/}: {@code routesync get} and {@code watch}, clients of a running agent; {@code
+ *       gate/}: {@code routesync gate}, a deploy pipeline's check of a live cluster; {@code
  *       startup/}: the one start-time error every stage may raise for configuration the operator
  *       must fix (exit code 2); {@code api/}: the one JSON mapping of the gRPC messages. {@link
  *       dev.routesync.Agent} wires it all; {@code app/} holds the commands that start it ({@code
