@@ -2,6 +2,7 @@ package dev.routesync.app;
 
 import dev.routesync.client.GetCommand;
 import dev.routesync.client.WatchCommand;
+import dev.routesync.lint.LintCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,7 +12,13 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Keeps service-mesh sidecars' routing tables in step with Kubernetes endpoints.",
-    subcommands = {AgentCommand.class, DemoCommand.class, GetCommand.class, WatchCommand.class})
+    subcommands = {
+      AgentCommand.class,
+      DemoCommand.class,
+      GetCommand.class,
+      WatchCommand.class,
+      LintCommand.class
+    })
 public final class Main {
 
   public static void main(String[] args) {
