@@ -3,6 +3,7 @@ package dev.routesync.app;
 import dev.routesync.client.GetCommand;
 import dev.routesync.client.WatchCommand;
 import dev.routesync.gate.GateCommand;
+import dev.routesync.lint.LintCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,6 +18,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       GetCommand.class,
       WatchCommand.class,
+      LintCommand.class,
       GateCommand.class
     })
 public final class Main {
