@@ -30,8 +30,10 @@
  *   <li>{@code observe/}: metrics of each stage; {@code config/}: the agent's options and their
  *       validated records (parsing only); {@code demo/}: the embedded demo cluster; {@code
  *       client/}: {@code routesync get} and {@code watch}, clients of a running agent; {@code
+ *       gate/}: {@code routesync gate}, a deploy pipeline's check of a live cluster; {@code
  *       startup/}: the one start-time error every stage may raise for configuration the operator
- *       must fix (exit code 2); {@code api/}: the one JSON mapping of the gRPC messages. {@link
+ *       must fix (exit code 2); {@code api/}: the one JSON mapping of the gRPC messages; {@code
+ *       lint/}: {@code routesync lint}, manifests checked with the rules of {@code rules/}. {@link
  *       dev.routesync.Agent} wires it all; {@code app/} holds the commands that start it ({@code
  *       Main}, {@code agent}, {@code demo}) and the runner that stops it on SIGTERM. Only {@code
  *       app/} depends on the root package, and no package cycle exists (ArchUnit holds both).

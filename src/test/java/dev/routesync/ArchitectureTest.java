@@ -147,6 +147,25 @@ class ArchitectureTest {
   }
 
   @Test
+  void theGateIsACommandBesideTheAgentNotAStageOfIt() {
+    // routesync gate judges with rules/ and watches with its own informers: it must not grow into
+    // the agent's pipeline (translation, the watch generations, the table, serving, metrics).
+    noClasses()
+        .that()
+        .resideInAPackage("dev.routesync.gate..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.routesync",
+            "dev.routesync.kube.translate..",
+            "dev.routesync.kube.watch..",
+            "dev.routesync.serve..",
+            "dev.routesync.observe..",
+            "dev.routesync.client..")
+        .check(classes);
+  }
+
+  @Test
   void theWatchMachineryKnowsNothingOfWhatItWatches() {
     // Generations, backoff, relists and resync are reused for every watched kind: no Services,
     // no coalescer, no table, no translation, and none of the EndpointSlice side in kube/.

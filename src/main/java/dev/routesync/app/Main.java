@@ -2,6 +2,8 @@ package dev.routesync.app;
 
 import dev.routesync.client.GetCommand;
 import dev.routesync.client.WatchCommand;
+import dev.routesync.gate.GateCommand;
+import dev.routesync.lint.LintCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,14 +13,24 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Keeps service-mesh sidecars' routing tables in step with Kubernetes endpoints.",
-    subcommands = {AgentCommand.class, DemoCommand.class, GetCommand.class, WatchCommand.class})
+    subcommands = {
+      AgentCommand.class,
+      DemoCommand.class,
+      GetCommand.class,
+      WatchCommand.class,
+      LintCommand.class,
+      GateCommand.class
+    })
 public final class Main {
 
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
   }
 
-  /** The configured command line; exit codes: 0 ok, 1 failed at run time, 2 bad usage. */
+  /**
+   * The configured command line; exit codes: 0 ok, 1 failed at run time, 2 bad usage (gate: 3
+   * cannot evaluate).
+   */
   public static CommandLine commandLine() {
     CommandLine commandLine = new CommandLine(new Main());
     commandLine.setParameterExceptionHandler(

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * k=v}, {@code k==v}, {@code k!=v}, {@code k>1}, {@code k<1}, {@code k in (a,b)}, {@code k notin
  * (a,b)}, joined by commas.
  */
-final class LabelSelectors {
+public final class LabelSelectors {
 
   private static final String NAME = "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?";
   private static final String KEY = "([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?" + NAME;
@@ -38,11 +38,19 @@ final class LabelSelectors {
 
   /** Throws {@link IllegalArgumentException} naming the first bad requirement. */
   static void validate(String selector) {
+    validate("--label-selector", selector);
+  }
+
+  /**
+   * As {@link #validate(String)}, the message starting with {@code flag} ({@code routesync gate -l}
+   * checks its selector with it).
+   */
+  public static void validate(String flag, String selector) {
     for (String requirement : splitTopLevel(selector)) {
       String trimmed = requirement.trim();
       if (!REQUIREMENT.matcher(trimmed).matches()) {
         throw new IllegalArgumentException(
-            "--label-selector: '" + trimmed + "' is not a valid label selector requirement");
+            flag + ": '" + trimmed + "' is not a valid label selector requirement");
       }
     }
   }

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  */
 class SliceControllerTest {
 
-  private static final Duration CONVERGE = Duration.ofSeconds(10);
+  private static final Duration CONVERGE = Duration.ofSeconds(30);
 
   private MockCluster cluster;
   private KubernetesClient client;

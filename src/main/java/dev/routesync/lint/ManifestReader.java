@@ -1,0 +1,210 @@
+package dev.routesync.lint;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.composer.Composer;
+import org.snakeyaml.engine.v2.constructor.StandardConstructor;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
+
+/**
+ * Reads the Kubernetes objects of one input: a stream of YAML documents ({@code ---} between them,
+ * comments such as {@code helm template}'s {@code # Source:}, empty documents), JSON (YAML's
+ * subset), and {@code kind: List}. snakeyaml-engine composes each document into nodes that keep
+ * their line, and constructs plain maps from them for the mapping to the model.
+ *
+ * <p>Bounded: a document over {@value #MAX_DOCUMENT_CODE_POINTS} code points, an input over {@value
+ * #MAX_INPUT_CHARS} characters, and the limits of {@link EventLimits} are errors, so a hostile or
+ * broken file costs a bounded amount of memory and time.
+ */
+final class ManifestReader {
+
+  static final int MAX_DOCUMENT_CODE_POINTS = 10 * 1024 * 1024;
+  static final long MAX_INPUT_CHARS = 64L * 1024 * 1024;
+
+  private static final LoadSettings SETTINGS =
+      LoadSettings.builder()
+          .setLabel("manifest")
+          .setCodePointLimit(MAX_DOCUMENT_CODE_POINTS)
+          // EventLimits counts first, with a message of its own; this is the backstop.
+          .setMaxAliasesForCollections(EventLimits.MAX_COLLECTION_ALIASES)
+          .setAllowRecursiveKeys(false)
+          // kubectl rejects a duplicate key (strict decoding); a silent last-wins would lint
+          // another object than the one the API server refuses.
+          .setAllowDuplicateKeys(false)
+          .build();
+
+  private ManifestReader() {}
+
+  static List<Manifest> read(Input input) throws LintInputException {
+    String file = input.name();
+    List<Manifest> manifests = new ArrayList<>();
+    try (InputStream bytes = input.opener().open()) {
+      Reader text = new BoundedReader(utf8(bytes), MAX_INPUT_CHARS);
+      if (file.toLowerCase(Locale.ROOT).endsWith(".json")) {
+        text = new TabsAsSpaces(text);
+      }
+      StreamReader stream = new StreamReader(SETTINGS, text);
+      EventLimits parser = new EventLimits(new ParserImpl(SETTINGS, stream));
+      Composer composer = new Composer(SETTINGS, parser);
+      try {
+        while (composer.hasNext()) {
+          addDocument(file, composer.next(), manifests);
+        }
+      } catch (EventLimits.LimitException e) {
+        throw new LintInputException(file, e.line, "not valid YAML: " + e.getMessage());
+      } catch (MarkedYamlEngineException e) {
+        throw new LintInputException(file, lineOf(e), "not valid YAML: " + problemOf(e));
+      } catch (YamlEngineException e) {
+        IOException io = ioCause(e);
+        if (io != null) {
+          throw io;
+        }
+        if (stream.getDocumentIndex() >= MAX_DOCUMENT_CODE_POINTS) {
+          throw new LintInputException(
+              file, parser.documentLine(), "a document larger than 10 MiB");
+        }
+        throw new LintInputException(
+            file, parser.documentLine(), "not valid YAML: " + e.getMessage());
+      }
+    } catch (CharacterCodingException e) {
+      throw new LintInputException(file, 0, "not UTF-8");
+    } catch (BoundedReader.TooLargeException e) {
+      throw new LintInputException(file, 0, "larger than 64 MiB");
+    } catch (AccessDeniedException e) {
+      throw new LintInputException(file, 0, "permission denied");
+    } catch (IOException e) {
+      throw new LintInputException(file, 0, "cannot read: " + e.getMessage());
+    }
+    return manifests;
+  }
+
+  private static Reader utf8(InputStream bytes) {
+    return new InputStreamReader(
+        bytes,
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT));
+  }
+
+  private static void addDocument(String file, Node node, List<Manifest> out)
+      throws LintInputException {
+    if (node instanceof ScalarNode scalar && Tag.NULL.equals(scalar.getTag())) {
+      return; // An empty document: "---" twice, or only comments (helm prints these).
+    }
+    Object value;
+    try {
+      value = new StandardConstructor(SETTINGS).constructSingleDocument(Optional.of(node));
+    } catch (MarkedYamlEngineException e) {
+      throw new LintInputException(file, lineOf(e), "not valid YAML: " + problemOf(e));
+    }
+    addObject(file, node, value, "", "", out);
+  }
+
+  /**
+   * One object, or the items of a list. A typed list ({@code ServiceList}, as {@code kubectl get -o
+   * yaml} of one kind may print) lends its items the kind and apiVersion they leave out.
+   */
+  private static void addObject(
+      String file,
+      Node node,
+      Object value,
+      String impliedApiVersion,
+      String impliedKind,
+      List<Manifest> out)
+      throws LintInputException {
+    int line = EventLimits.lineOf(node.getStartMark());
+    if (!(node instanceof MappingNode mapping) || !(value instanceof Map<?, ?> raw)) {
+      throw new LintInputException(
+          file,
+          line,
+          "a document must be a mapping with apiVersion and kind, not a "
+              + (node instanceof SequenceNode ? "sequence" : "scalar"));
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> object = (Map<String, Object>) raw;
+    String apiVersion = stringOr(object.get("apiVersion"), impliedApiVersion);
+    String kind = stringOr(object.get("kind"), impliedKind);
+    if (apiVersion.isEmpty()) {
+      throw new LintInputException(file, line, "no apiVersion");
+    }
+    if (kind.isEmpty()) {
+      throw new LintInputException(file, line, "no kind");
+    }
+    boolean list = kind.equals("List") || (kind.endsWith("List") && object.containsKey("items"));
+    if (!list) {
+      out.add(new Manifest(file, line, apiVersion, kind, mapping, object));
+      return;
+    }
+    Node itemsNode = valueNode(mapping, "items");
+    Object items = object.get("items");
+    if (items == null || itemsNode == null) {
+      return; // An empty list.
+    }
+    if (!(itemsNode instanceof SequenceNode sequence) || !(items instanceof List<?> values)) {
+      int itemsLine = itemsNode == null ? line : EventLimits.lineOf(itemsNode.getStartMark());
+      throw new LintInputException(file, itemsLine, "items must be a sequence");
+    }
+    String itemKind = kind.equals("List") ? "" : kind.substring(0, kind.length() - 4);
+    String itemApiVersion = kind.equals("List") ? "" : apiVersion;
+    for (int i = 0; i < values.size(); i++) {
+      addObject(file, sequence.getValue().get(i), values.get(i), itemApiVersion, itemKind, out);
+    }
+  }
+
+  private static Node valueNode(MappingNode mapping, String key) {
+    for (NodeTuple tuple : mapping.getValue()) {
+      if (tuple.getKeyNode() instanceof ScalarNode scalar && scalar.getValue().equals(key)) {
+        return tuple.getValueNode();
+      }
+    }
+    return null;
+  }
+
+  private static String stringOr(Object value, String fallback) {
+    return value instanceof String text && !text.isEmpty() ? text : fallback;
+  }
+
+  private static int lineOf(MarkedYamlEngineException e) {
+    Optional<Mark> mark = e.getProblemMark().isPresent() ? e.getProblemMark() : e.getContextMark();
+    return EventLimits.lineOf(mark);
+  }
+
+  // snakeyaml's getMessage() adds a snippet of the input over several lines; one line is wanted.
+  private static String problemOf(MarkedYamlEngineException e) {
+    String problem = e.getProblem() == null ? "" : e.getProblem().strip();
+    String context = e.getContext() == null ? "" : e.getContext().strip();
+    return context.isEmpty() ? problem : context + ": " + problem;
+  }
+
+  private static IOException ioCause(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof IOException io) {
+        return io;
+      }
+    }
+    return null;
+  }
+}
