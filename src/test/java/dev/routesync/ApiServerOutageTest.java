@@ -64,7 +64,9 @@ class ApiServerOutageTest {
                   assertThat(agent.ips("shop", "new")).containsExactly("10.0.0.9");
                 });
         assertThat(agent.counter("routesync.relists", "reason", "outage")).isPositive();
-        assertThat(agent.connected()).isTrue();
+        // Connected means every watch: the Services watch may reconnect a moment after the slices
+        // have converged (seen once in a loaded full run), so wait for it rather than assert.
+        await().atMost(CONVERGE).until(agent::connected);
         // No Service that exists on both sides was ever published empty or missing.
         for (RoutingTable published : agent.published()) {
           for (String name : List.of("web", "api")) {
