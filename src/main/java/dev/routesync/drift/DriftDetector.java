@@ -58,7 +58,21 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: everything runs on one context (the agent's sync context), like the coalescer: the
  * sinks, the timers of {@code scheduler}, and so all state; no locks. {@link #current()} may be
- * called from any thread. Needs no Vert.x: a benchmark drives it with a fake scheduler.
+ * called from any thread. Needs no Vert.x: a benchmark drives it with a fake scheduler, on one
+ * thread:
+ *
+ * <pre>{@code
+ * FakeScheduler clock = new FakeScheduler();
+ * DriftDetector detector = new DriftDetector("node-a", Duration.ofSeconds(30),
+ *     Duration.ofMillis(50), clock, Clock.systemUTC(), PortSearch.CONTAINERS_AND_SIDECARS,
+ *     DriftObserver.NONE, (entry, pod, service) -> {});
+ * detector.pods().sync(pods);            // the three initial lists; nothing is evaluated
+ * detector.services().sync(services);    // before all three have synced
+ * detector.slices().sync(slices);
+ * detector.pods().event(new WatchEvent<>(WatchEvent.Type.UPDATED, before, after, clock.nanoTime()));
+ * clock.advance(Duration.ofMillis(50));  // one debounce: the evaluation runs
+ * detector.current();                    // the snapshot; detector.stats() counts the work
+ * }</pre>
  */
 public final class DriftDetector implements DriftView {
 
