@@ -1,6 +1,10 @@
 package dev.routesync;
 
 import dev.routesync.config.AgentConfig;
+import dev.routesync.config.Source;
+import dev.routesync.drift.DriftDetector;
+import dev.routesync.drift.DriftView;
+import dev.routesync.drift.RecordedDriftEvents;
 import dev.routesync.kube.EndpointSliceKind;
 import dev.routesync.kube.EndpointsKind;
 import dev.routesync.kube.KubeClients;
@@ -11,11 +15,16 @@ import dev.routesync.kube.ServicePorts;
 import dev.routesync.kube.ServicePortsSink;
 import dev.routesync.kube.SkipReporter;
 import dev.routesync.kube.WatchedKind;
+import dev.routesync.kube.events.EventRecorder;
+import dev.routesync.kube.events.EventRecorderSettings;
+import dev.routesync.kube.events.Reporter;
 import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.kube.watch.ResourceWatch;
 import dev.routesync.kube.watch.WatchSink;
+import dev.routesync.kube.watch.WatchSinks;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.VertxMetrics;
+import dev.routesync.rules.PortSearch;
 import dev.routesync.serve.AdminServer;
 import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ConnectionGuards;
@@ -31,6 +40,7 @@ import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import dev.routesync.table.TableWriter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -45,6 +55,7 @@ import io.vertx.micrometer.MicrometerMetricsFactory;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -79,8 +90,14 @@ public final class Agent {
   private final KubernetesClient client;
   private final Coalescer coalescer;
   private final ResourceWatch<?> supervisor;
-  // The table's second input: the Services' declared ports (see ServicePorts).
+  // The table's second input: the Services' declared ports (see ServicePorts); the drift
+  // detector's too.
   private final ResourceWatch<Service> services;
+  // The drift detector and its Pods watch; null when it is off (driftOff says why).
+  private final DriftDetector drift;
+  private final String driftOff;
+  private final ResourceWatch<Pod> driftPods;
+  private final EventRecorder events;
   private final ApiServer apiServer;
   private final AdminServer adminServer;
 
@@ -107,16 +124,45 @@ public final class Agent {
     this.syncContext = vertx.getOrCreateContext();
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
-    WatchedKind<? extends HasMetadata> kind =
+    this.driftOff = driftOffReason(config);
+    this.events =
+        driftOff != null
+            ? null
+            : EventRecorder.start(
+                client,
+                Reporter.onNode(Reporter.DRIFT_DETECTOR, config.nodeName()),
+                EventRecorderSettings.defaults(),
+                new VertxScheduler(vertx),
+                clock,
+                metrics.kubernetesEvents());
+    this.drift =
+        driftOff != null
+            ? null
+            : new DriftDetector(
+                config.nodeName(),
+                config.drift().grace(),
+                config.coalescer().debounce(),
+                new VertxScheduler(vertx),
+                clock,
+                // Live clusters: sidecar ports resolve on 1.32+; an unresolved one on an older
+                // cluster is then reported as NotInEndpoints after the grace, never as certain.
+                PortSearch.CONTAINERS_AND_SIDECARS,
+                metrics.drift(),
+                new RecordedDriftEvents(events));
+    Wiring<?> wiring =
         switch (config.source()) {
-          case ENDPOINTSLICES -> new EndpointSliceKind();
-          case ENDPOINTS -> new EndpointsKind();
+          case ENDPOINTSLICES ->
+              wire(new EndpointSliceKind(), skips, drift == null ? null : drift.slices());
+          case ENDPOINTS -> wire(new EndpointsKind(), skips, null);
         };
-    Wiring<?> wiring = wire(kind, skips);
     this.coalescer = wiring.coalescer();
     this.supervisor = wiring.supervisor();
-    // Another consumer of the Services watch joins here, with WatchSinks.tee.
-    this.services = watchServices(wiring.servicesSink());
+    // The drift detector is the Services watch's second consumer.
+    this.services =
+        watchServices(
+            drift == null
+                ? wiring.servicesSink()
+                : WatchSinks.tee(wiring.servicesSink(), drift.services()));
     this.apiServer =
         new ApiServer(
             vertx,
@@ -130,6 +176,9 @@ public final class Agent {
             guards,
             config.limits());
     table.onPublish(apiServer::published);
+    this.driftPods = drift == null ? null : watchPods(drift.pods());
+    DriftView driftView = drift == null ? DriftView.off(driftOff) : drift;
+    apiServer.serveDrift(driftView);
     this.adminServer =
         config.adminPort() == 0
             ? null
@@ -143,12 +192,19 @@ public final class Agent {
                 guards,
                 config.limits().forAdmin(),
                 metrics.serve());
+    if (adminServer != null) {
+      adminServer.serveDrift(driftView);
+    }
   }
 
   private record Wiring<T extends HasMetadata>(
       Coalescer coalescer, ResourceWatch<T> supervisor, WatchSink<Service> servicesSink) {}
 
-  private <T extends HasMetadata> Wiring<T> wire(WatchedKind<T> kind, SkipReporter skips) {
+  /**
+   * @param alsoTo a second consumer of the watch (the drift detector), or null
+   */
+  private <T extends HasMetadata> Wiring<T> wire(
+      WatchedKind<T> kind, SkipReporter skips, WatchSink<T> alsoTo) {
     ServicePorts servicePorts = new ServicePorts();
     ServiceCache<T> cache = new ServiceCache<>(kind, skips, servicePorts::portsOf);
     Coalescer newCoalescer =
@@ -157,11 +213,12 @@ public final class Agent {
             config.coalescer(),
             new Reconciler(cache, table, metrics.sync()));
     ResourceSpec<T> spec = ServiceIndex.spec(kind, client, config.watch());
+    WatchSink<T> sink = new ServiceEventSink<>(kind, cache, newCoalescer, skips);
     ResourceWatch<T> newSupervisor =
         new ResourceWatch<>(
             spec,
             config.watch().recovery(),
-            new ServiceEventSink<>(kind, cache, newCoalescer, skips),
+            alsoTo == null ? sink : WatchSinks.tee(sink, alsoTo),
             syncContext,
             new VertxScheduler(vertx),
             metrics.watch(spec.kind()),
@@ -176,6 +233,46 @@ public final class Agent {
    */
   private ResourceWatch<Service> watchServices(WatchSink<Service> sink) {
     ResourceSpec<Service> spec = ServicePorts.spec(client, config.watch());
+    return new ResourceWatch<>(
+        spec,
+        config.watch().recovery(),
+        sink,
+        syncContext,
+        new VertxScheduler(vertx),
+        metrics.watch(spec.kind()),
+        new Random());
+  }
+
+  /** Why the drift detector does not run, or null when it does. */
+  private static String driftOffReason(AgentConfig config) {
+    if (!config.drift().enabled()) {
+      return "turned off (--drift-detector=false)";
+    }
+    if (config.nodeName().isEmpty()) {
+      return "no node name (set --node-name or NODE_NAME, from the downward API's spec.nodeName)";
+    }
+    if (config.source() != Source.ENDPOINTSLICES) {
+      return "--source endpoints: the detector needs EndpointSlices (their pod uids per port)";
+    }
+    return null;
+  }
+
+  /**
+   * This node's pods ({@code fieldSelector spec.nodeName}, which the API server indexes), in the
+   * agent's namespaces, with the slice watch's recovery.
+   */
+  private ResourceWatch<Pod> watchPods(WatchSink<Pod> sink) {
+    ResourceSpec<Pod> spec =
+        new ResourceSpec<>(
+            "Pod",
+            config.watch().namespaces(),
+            namespace ->
+                (namespace == null
+                        ? client.pods().inAnyNamespace()
+                        : client.pods().inNamespace(namespace))
+                    .withField("spec.nodeName", config.nodeName())
+                    .runnableInformer(0),
+            Map.of());
     return new ResourceWatch<>(
         spec,
         config.watch().recovery(),
@@ -210,6 +307,9 @@ public final class Agent {
 
   private Future<Void> startAll() {
     LOG.info("starting routesync agent: {}", config.describe());
+    if (drift == null) {
+      LOG.info("drift detector off: {}", driftOff);
+    }
     Future<Void> socket =
         apiServer
             .listen()
@@ -240,6 +340,9 @@ public final class Agent {
                   v -> {
                     supervisor.start();
                     services.start();
+                    if (drift != null) {
+                      driftPods.start();
+                    }
                   });
               initialSync()
                   .onSuccess(
@@ -286,6 +389,11 @@ public final class Agent {
   /** Registers a listener called on the sync context after each published version. */
   public void onPublish(java.util.function.Consumer<RoutingTable> listener) {
     table.onPublish(listener);
+  }
+
+  /** The drift detector's latest snapshot (off, with the reason, when it does not run). */
+  public DriftView drift() {
+    return drift == null ? DriftView.off(driftOff) : drift;
   }
 
   public Readiness readiness() {
@@ -350,6 +458,10 @@ public final class Agent {
         ignored -> {
           supervisor.stop();
           services.stop();
+          if (drift != null) {
+            driftPods.stop();
+            events.close();
+          }
           watchesStopped.complete();
         });
     Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();

@@ -23,6 +23,10 @@
  *   <li>{@code serve/}: gRPC ({@code routesync.v1.Registry}, health, reflection) and HTTP/JSON on
  *       one Unix socket listener, and an admin port for probes and metrics. Watch streams hold only
  *       the version their subscriber has reached and are nudged on every publish.
+ *   <li>{@code drift/}: beside that flow, the drift detector ({@link
+ *       dev.routesync.drift.DriftDetector}): this node's Ready pods that are not endpoints of their
+ *       Services, from the Pods, Services and slice watches, to gauges, Events and a snapshot
+ *       {@code serve/} answers {@code GET /v1/drift} from.
  *   <li>{@code observe/}: metrics of each stage; {@code config/}: the agent's options and their
  *       validated records (parsing only); {@code demo/}: the embedded demo cluster; {@code
  *       client/}: {@code routesync get} and {@code watch}, clients of a running agent; {@code

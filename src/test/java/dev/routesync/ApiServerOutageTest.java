@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 class ApiServerOutageTest {
 
   private static final Duration CONVERGE = Duration.ofSeconds(15);
+  private static final Duration MOCK_STALLS_TWICE = Duration.ofSeconds(45);
 
   @Test
   void restartWithDifferentObjectsConvergesWithoutGhostsOrEmptyFlashes() throws Exception {
@@ -64,7 +65,9 @@ class ApiServerOutageTest {
                   assertThat(agent.ips("shop", "new")).containsExactly("10.0.0.9");
                 });
         assertThat(agent.counter("routesync.relists", "reason", "outage")).isPositive();
-        assertThat(agent.connected()).isTrue();
+        // Connected means every watch: the Services watch may reconnect a moment after the slices
+        // have converged (seen once in a loaded full run), so wait for it rather than assert.
+        await().atMost(CONVERGE).until(agent::connected);
         // No Service that exists on both sides was ever published empty or missing.
         for (RoutingTable published : agent.published()) {
           for (String name : List.of("web", "api")) {
@@ -131,7 +134,10 @@ class ApiServerOutageTest {
         cluster.answerNextWatchWithGone();
         proxy.restore(cluster.port());
 
-        await().atMost(CONVERGE).until(() -> agent.service("shop", "ghost").isEmpty());
+        // A ceiling, not a sleep: the cut drops two watches now (slices and Services), and the
+        // mock's event loop blocks in WatchEventsListener.onFailure when a watch is cut (see
+        // MockCluster); in two loaded full runs it stayed blocked past 15 s.
+        await().atMost(MOCK_STALLS_TWICE).until(() -> agent.service("shop", "ghost").isEmpty());
         assertThat(cluster.goneEventsSent()).isEqualTo(1);
         assertThat(agent.counter("routesync.relists", "reason", "gone")).isPositive();
         assertThat(agent.counter("routesync.relists", "reason", "outage")).isZero();

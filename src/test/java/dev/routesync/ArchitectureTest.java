@@ -222,6 +222,29 @@ class ArchitectureTest {
   }
 
   @Test
+  void theDriftDetectorSeesTheWatchesAndTheRulesAndNoServerNorMeters() {
+    // watch -> drift -> (metrics, events, serve reads its snapshot): it reports through its own
+    // observer and events interfaces, never reaches serve/ or observe/, and needs no Vert.x, so a
+    // benchmark can drive its core with a fake scheduler.
+    classes()
+        .that()
+        .resideInAPackage("dev.routesync.drift..")
+        .should()
+        .onlyDependOnClassesThat(
+            resideInAnyPackage(
+                    "dev.routesync.drift..",
+                    "dev.routesync.rules..",
+                    "dev.routesync.kube.watch..",
+                    "dev.routesync.kube.events..",
+                    "dev.routesync.units..",
+                    "io.fabric8.kubernetes.api.model..",
+                    "org.slf4j..",
+                    "java..")
+                .or(belongToAnyOf(Scheduler.class, Scheduler.Cancellable.class)))
+        .check(classes);
+  }
+
+  @Test
   void kubeDoesNotDependOnServe() {
     noClasses()
         .that()

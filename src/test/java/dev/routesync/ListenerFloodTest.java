@@ -34,7 +34,15 @@ class ListenerFloodTest {
                 new ConnectionLimits(CAP, Duration.ofSeconds(30), Duration.ofSeconds(30)))) {
       // Half-sent requests up to the cap, then as many again, which are refused at accept.
       for (int i = 0; i < 2 * CAP; i++) {
-        flood.add(RawConnection.unix(agent.socket()).write("GET /v1/services HTTP/1.1\r\nHo"));
+        RawConnection connection = RawConnection.unix(agent.socket());
+        flood.add(connection);
+        try {
+          connection.write("GET /v1/services HTTP/1.1\r\nHo");
+        } catch (java.io.IOException e) {
+          // One over the cap may be closed at accept before its bytes go out: a broken pipe is
+          // the refusal under test (counted below), not a failure. Seen once in a loaded run.
+          assertThat(i).as("write %d failed: %s", i, e).isGreaterThanOrEqualTo(CAP);
+        }
       }
       await()
           .atMost(Duration.ofSeconds(10))

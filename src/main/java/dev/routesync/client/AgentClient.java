@@ -10,6 +10,9 @@ import dev.routesync.api.v1.WatchRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
 import io.vertx.grpc.client.GrpcClientRequest;
@@ -71,6 +74,40 @@ public final class AgentClient implements AutoCloseable {
   /** Every Service, or those of {@code request}'s namespace. */
   public ListResponse list(ListRequest request) {
     return await(unary(RegistryGrpcClient.List, request));
+  }
+
+  /**
+   * The drift detector's report, {@code GET /v1/drift} over the same socket (HTTP/1.1: the socket
+   * serves gRPC and HTTP side by side, told apart by content type).
+   */
+  public JsonObject drift() {
+    return await(
+        vertx
+            .createHttpClient()
+            .request(
+                new RequestOptions()
+                    .setServer(address)
+                    .setHost("localhost")
+                    .setMethod(HttpMethod.GET)
+                    .setURI("/v1/drift")
+                    .setConnectTimeout(TimeUnit.SECONDS.toMillis(CALL_TIMEOUT_SECONDS)))
+            .compose(request -> request.send())
+            .compose(
+                response ->
+                    response
+                        .body()
+                        .compose(
+                            body ->
+                                response.statusCode() == 200
+                                    ? Future.succeededFuture(new JsonObject(body))
+                                    : Future.failedFuture(
+                                        new AgentCallException(
+                                            "GET /v1/drift on "
+                                                + socket
+                                                + " answered "
+                                                + response.statusCode()
+                                                + ": "
+                                                + body)))));
   }
 
   /** One Service, or empty when the agent's table does not hold it (NOT_FOUND). */

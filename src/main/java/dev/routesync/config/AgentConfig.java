@@ -1,8 +1,10 @@
 package dev.routesync.config;
 
+import dev.routesync.drift.DriftSettings;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.sync.CoalescerSettings;
+import dev.routesync.table.KubernetesNames;
 import dev.routesync.units.Durations;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -24,12 +26,14 @@ import java.util.Optional;
  * @param socket the Unix socket sidecars connect to
  * @param adminHost address of the admin listener
  * @param adminPort port of the admin listener, 0 for none
- * @param nodeName this node's name (downward API), for logs and diagnostics; may be empty
+ * @param nodeName this node's name (downward API): the drift detector watches this node's pods;
+ *     empty when unknown (the detector is then off), else a DNS-1123 subdomain
  * @param listenTcp also serve the socket's API on this loopback address
  * @param grpcReflection serve gRPC server reflection
  * @param shutdownTimeout how long a graceful stop may take before connections are cut
  * @param limits connection cap and timeouts of the socket (and TCP) listener; the admin listener
  *     takes the timeouts with its own small cap
+ * @param drift whether the drift detector runs, and its grace period
  */
 public record AgentConfig(
     Source source,
@@ -43,7 +47,8 @@ public record AgentConfig(
     Optional<InetSocketAddress> listenTcp,
     boolean grpcReflection,
     Duration shutdownTimeout,
-    ConnectionLimits limits) {
+    ConnectionLimits limits,
+    DriftSettings drift) {
 
   // Defaults as the flags write them: AgentOptions' defaultValue strings read these, and the
   // typed constants are parsed from them, so --help cannot disagree with the record.
@@ -85,7 +90,38 @@ public record AgentConfig(
         Optional.empty(),
         DEFAULT_GRPC_REFLECTION,
         DEFAULT_SHUTDOWN_TIMEOUT,
-        ConnectionLimits.DEFAULT);
+        ConnectionLimits.DEFAULT,
+        DriftSettings.DEFAULT);
+  }
+
+  /** Everything but the drift detector's settings, which take their defaults. */
+  public AgentConfig(
+      Source source,
+      Optional<Path> kubeconfig,
+      WatchSettings watch,
+      CoalescerSettings coalescer,
+      Path socket,
+      String adminHost,
+      int adminPort,
+      String nodeName,
+      Optional<InetSocketAddress> listenTcp,
+      boolean grpcReflection,
+      Duration shutdownTimeout,
+      ConnectionLimits limits) {
+    this(
+        source,
+        kubeconfig,
+        watch,
+        coalescer,
+        socket,
+        adminHost,
+        adminPort,
+        nodeName,
+        listenTcp,
+        grpcReflection,
+        shutdownTimeout,
+        limits,
+        DriftSettings.DEFAULT);
   }
 
   public AgentConfig {
@@ -99,6 +135,14 @@ public record AgentConfig(
     Objects.requireNonNull(listenTcp, "listenTcp");
     Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
     Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(drift, "drift");
+    if (!nodeName.isEmpty()) {
+      try {
+        KubernetesNames.requireNodeName(nodeName);
+      } catch (IllegalArgumentException e) { // the one rule's message, naming the flag
+        throw new IllegalArgumentException("--node-name: " + e.getMessage(), e);
+      }
+    }
     if (socket.toString().isBlank()) {
       throw new IllegalArgumentException("--socket must not be empty");
     }
@@ -139,7 +183,8 @@ public record AgentConfig(
         listenTcp,
         grpcReflection,
         shutdownTimeout,
-        limits);
+        limits,
+        drift);
   }
 
   public AgentConfig withKubeconfig(Path newKubeconfig) {
@@ -155,7 +200,42 @@ public record AgentConfig(
         listenTcp,
         grpcReflection,
         shutdownTimeout,
-        limits);
+        limits,
+        drift);
+  }
+
+  public AgentConfig withDrift(DriftSettings newDrift) {
+    return new AgentConfig(
+        source,
+        kubeconfig,
+        watch,
+        coalescer,
+        socket,
+        adminHost,
+        adminPort,
+        nodeName,
+        listenTcp,
+        grpcReflection,
+        shutdownTimeout,
+        limits,
+        newDrift);
+  }
+
+  public AgentConfig withNodeName(String newNodeName) {
+    return new AgentConfig(
+        source,
+        kubeconfig,
+        watch,
+        coalescer,
+        socket,
+        adminHost,
+        adminPort,
+        newNodeName,
+        listenTcp,
+        grpcReflection,
+        shutdownTimeout,
+        limits,
+        drift);
   }
 
   /** One line for the start-up log. */
@@ -196,6 +276,10 @@ public record AgentConfig(
         + " header-timeout="
         + Durations.format(limits.headerTimeout())
         + " idle-timeout="
-        + Durations.format(limits.idleTimeout());
+        + Durations.format(limits.idleTimeout())
+        + " drift-detector="
+        + drift.enabled()
+        + " drift-grace="
+        + Durations.format(drift.grace());
   }
 }

@@ -7,6 +7,7 @@ import dev.routesync.config.FlagConverters.NamespaceListConverter;
 import dev.routesync.config.FlagConverters.OptionalPathConverter;
 import dev.routesync.config.FlagConverters.SourceConverter;
 import dev.routesync.config.FlagConverters.TrimmedConverter;
+import dev.routesync.drift.DriftSettings;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.sync.CoalescerSettings;
@@ -211,8 +212,29 @@ public final class AgentOptions {
       converter = TrimmedConverter.class,
       defaultValue = "${env:ROUTESYNC_NODE_NAME:-${env:NODE_NAME:-}}",
       description =
-          "This node's name, from the downward API. Env: ROUTESYNC_NODE_NAME or NODE_NAME")
+          "This node's name, from the downward API (a DNS subdomain); the drift detector needs"
+              + " it. Env: ROUTESYNC_NODE_NAME or NODE_NAME")
   String nodeName;
+
+  @Option(
+      names = "--drift-detector",
+      arity = "1",
+      defaultValue = "${env:ROUTESYNC_DRIFT_DETECTOR:-" + DriftSettings.DEFAULT_ENABLED + "}",
+      description =
+          "Report this node's Ready pods that are not endpoints of the Services selecting them;"
+              + " needs --node-name and --source endpointslices (default: ${DEFAULT-VALUE})."
+              + " Env: ROUTESYNC_DRIFT_DETECTOR")
+  boolean driftDetector;
+
+  @Option(
+      names = "--drift-grace",
+      converter = DurationConverter.class,
+      defaultValue = "${env:ROUTESYNC_DRIFT_GRACE:-" + DriftSettings.DEFAULT_GRACE_TEXT + "}",
+      description =
+          "How long a pod whose port resolves may be missing from endpoints before it is"
+              + " reported as NotInEndpoints, 0..1h; named-port and protocol mismatches are"
+              + " reported at once (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_DRIFT_GRACE")
+  Duration driftGrace;
 
   /**
    * The configuration the flags describe; the records check every value.
@@ -233,7 +255,8 @@ public final class AgentOptions {
             listenTcp,
             grpcReflection,
             shutdownTimeout,
-            ConnectionLimits.of(maxConnections, headerTimeout, idleTimeout));
+            ConnectionLimits.of(maxConnections, headerTimeout, idleTimeout),
+            new DriftSettings(driftDetector, driftGrace));
     // The one rule between two flags, so it is the flags': the configuration holds the address,
     // not the acknowledgement.
     if (config.listenTcp().isPresent() && !listenTcpInsecure) {

@@ -1,5 +1,6 @@
 package dev.routesync.observe;
 
+import dev.routesync.drift.DriftObserver;
 import dev.routesync.kube.SkipObserver;
 import dev.routesync.kube.events.EventObserver;
 import dev.routesync.kube.watch.WatchObserver;
@@ -76,6 +77,14 @@ public final class Metrics {
   /** What serving reports: gRPC calls and Watch streams. */
   public ServeObserver serve() {
     return serve;
+  }
+
+  /**
+   * The drift detector's gauges ({@code routesync_drift_pods}, {@code
+   * routesync_service_ready_endpoints}); series exist only for Services with pods on this node.
+   */
+  public DriftObserver drift() {
+    return new DriftMetrics(registry);
   }
 
   /** What the Kubernetes Event recorder reports: Events created, updated, dropped, failed. */

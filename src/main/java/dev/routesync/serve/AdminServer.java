@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import dev.routesync.drift.DriftView;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -33,6 +34,7 @@ public final class AdminServer {
   private final Supplier<PrometheusMeterRegistry> registry;
   private final ConnectionGuards guards;
   private final ConnectionGuard guard;
+  private final DriftRoute drift = new DriftRoute();
   private HttpServer server;
 
   /** Without connection limits: for tests that build their own Vert.x. */
@@ -70,11 +72,17 @@ public final class AdminServer {
     this.guard = guards.enabled() ? new ConnectionGuard(Listener.ADMIN, limits, observer) : null;
   }
 
+  /** Serves the drift detector's snapshot at {@code GET /v1/drift}; any time, any thread. */
+  public void serveDrift(DriftView view) {
+    drift.serve(view);
+  }
+
   public Future<Integer> listen() {
     Router router = Router.router(vertx);
     router.get("/healthz").handler(this::healthz);
     router.get("/readyz").handler(this::readyz);
     router.get("/metrics").handler(PrometheusScrapingHandler.create(registry.get()));
+    drift.install(router);
     Errors.install(router);
     server =
         vertx

@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import dev.routesync.drift.DriftView;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
@@ -48,6 +49,7 @@ public final class ApiServer {
   private final ConnectionGuards guards;
   private final ConnectionGuard socketGuard;
   private final ConnectionGuard tcpGuard;
+  private final HttpApi httpApi;
   private HttpServer tcp;
 
   /**
@@ -128,7 +130,8 @@ public final class ApiServer {
     for (Service extra : extraServices) {
       addExtra(grpc, extra);
     }
-    Router router = new HttpApi(table, trust).router(vertx);
+    this.httpApi = new HttpApi(table, trust);
+    Router router = httpApi.router(vertx);
     this.handler =
         request -> {
           String type = request.getHeader("content-type");
@@ -170,6 +173,11 @@ public final class ApiServer {
   /** Wakes Watch streams for a newly published version. Register as a table listener. */
   public void published(RoutingTable table) {
     hub.published(table);
+  }
+
+  /** Serves the drift detector's snapshot at {@code GET /v1/drift}; any time, any thread. */
+  public void serveDrift(DriftView view) {
+    httpApi.serveDrift(view);
   }
 
   public Future<Void> listen() {

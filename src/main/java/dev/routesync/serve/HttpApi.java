@@ -2,6 +2,7 @@ package dev.routesync.serve;
 
 import com.google.protobuf.MessageOrBuilder;
 import dev.routesync.api.ApiJson;
+import dev.routesync.drift.DriftView;
 import dev.routesync.table.InvalidNameException;
 import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
@@ -29,6 +30,7 @@ public final class HttpApi {
 
   private final TableView table;
   private final TableTrust trust;
+  private final DriftRoute drift = new DriftRoute();
 
   public HttpApi(TableView table, TableTrust trust) {
     this.table = table;
@@ -42,8 +44,15 @@ public final class HttpApi {
     router.route().handler(HttpApi::rejectMalformedEscapes);
     router.get("/v1/services").handler(this::listServices);
     router.get("/v1/services/:namespace/:name").handler(this::getService);
+    drift.install(router);
     Errors.install(router);
     return router;
+  }
+
+  /** Serves {@code view} at {@code GET /v1/drift} (before that: {@code "detector":"off"}). */
+  public HttpApi serveDrift(DriftView view) {
+    drift.serve(view);
+    return this;
   }
 
   private void listServices(RoutingContext ctx) {

@@ -23,7 +23,51 @@ public final class KubernetesNames {
           + MAX_LABEL_LENGTH
           + " characters, starting and ending with a letter or digit)";
 
+  /** The longest DNS-1123 subdomain (a node name), in characters. */
+  public static final int MAX_SUBDOMAIN_LENGTH = 253;
+
+  static final String DNS_1123_SUBDOMAIN =
+      "must be a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', at most "
+          + MAX_SUBDOMAIN_LENGTH
+          + " characters, starting and ending with a letter or digit)";
+
   private KubernetesNames() {}
+
+  /**
+   * {@code name} if it is a valid node name: a DNS-1123 subdomain ({@code ValidateNodeName}).
+   *
+   * @throws InvalidNameException otherwise (the empty name included)
+   */
+  public static String requireNodeName(String name) {
+    Objects.requireNonNull(name, "node name");
+    if (!isDns1123Subdomain(name)) {
+      throw new InvalidNameException("node name", name, DNS_1123_SUBDOMAIN);
+    }
+    return name;
+  }
+
+  /**
+   * Dot-separated parts of lower-case alphanumerics and '-', each starting and ending alphanumeric,
+   * at most 253 characters in all ({@code IsDNS1123Subdomain}: its regex does not cap a part at
+   * 63).
+   */
+  public static boolean isDns1123Subdomain(String text) {
+    if (text == null || text.isEmpty() || text.length() > MAX_SUBDOMAIN_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean partEdge =
+          i == 0
+              || i == text.length() - 1
+              || text.charAt(i - 1) == '.'
+              || text.charAt(i + 1) == '.';
+      if (!(isLowerAlphanumeric(c) || (!partEdge && (c == '-' || c == '.')))) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /**
    * {@code namespace} if it is a valid namespace name.

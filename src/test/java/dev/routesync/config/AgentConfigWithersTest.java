@@ -59,7 +59,11 @@ class AgentConfigWithersTest {
               first ? 11 : 22,
               Duration.ofSeconds(first ? 2 : 3),
               Duration.ofMinutes(first ? 2 : 3));
-      case "java.lang.String" -> (first ? "a-" : "b-") + component.getName();
+      case "dev.routesync.drift.DriftSettings" ->
+          new dev.routesync.drift.DriftSettings(!first, Duration.ofSeconds(first ? 5 : 6));
+      // Lower case: the node name must be a DNS subdomain.
+      case "java.lang.String" ->
+          (first ? "a-" : "b-") + component.getName().toLowerCase(java.util.Locale.ROOT);
       case "int" -> first ? 1234 : 4321;
       case "boolean" -> first; // the record's defaults hold both values somewhere
       case "java.time.Duration" -> Duration.ofSeconds(first ? 7 : 13);
@@ -92,7 +96,9 @@ class AgentConfigWithersTest {
 
   @Test
   void theWithersAreFound() {
-    assertThat(withers()).extracting(Method::getName).contains("withSocket", "withKubeconfig");
+    assertThat(withers())
+        .extracting(Method::getName)
+        .contains("withSocket", "withKubeconfig", "withDrift", "withNodeName");
   }
 
   @ParameterizedTest(name = "{0} on sample {1}")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.routesync.app.Main;
+import dev.routesync.drift.DriftSettings;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.sync.CoalescerSettings;
 import dev.routesync.units.Durations;
@@ -80,6 +81,8 @@ class AgentOptionsTest {
     assertThat(config.adminHost()).isEqualTo("0.0.0.0");
     assertThat(config.adminPort()).isEqualTo(9464);
     assertThat(config.nodeName()).isEmpty();
+    assertThat(config.drift().enabled()).isTrue();
+    assertThat(config.drift().grace()).isEqualTo(Duration.ofSeconds(30));
   }
 
   // The defaults are written once, as constants of the records; the flags' defaultValue strings
@@ -99,6 +102,7 @@ class AgentOptionsTest {
     assertThat(config.grpcReflection()).isEqualTo(AgentConfig.DEFAULT_GRPC_REFLECTION);
     assertThat(config.shutdownTimeout()).isEqualTo(AgentConfig.DEFAULT_SHUTDOWN_TIMEOUT);
     assertThat(config.listenTcp()).isEmpty();
+    assertThat(config.drift()).isEqualTo(DriftSettings.DEFAULT);
     assertThat(config.coalescer()).isEqualTo(CoalescerSettings.defaults());
     assertThat(config.watch())
         .isEqualTo(WatchSettings.of(List.of(), WatchSettings.DEFAULT_LABEL_SELECTOR));
@@ -132,6 +136,8 @@ class AgentOptionsTest {
     defaults.put("--resync", Durations.format(WatchSettings.DEFAULT_RESYNC));
     defaults.put("--grpc-reflection", Boolean.toString(AgentConfig.DEFAULT_GRPC_REFLECTION));
     defaults.put("--shutdown-timeout", Durations.format(AgentConfig.DEFAULT_SHUTDOWN_TIMEOUT));
+    defaults.put("--drift-detector", Boolean.toString(DriftSettings.DEFAULT_ENABLED));
+    defaults.put("--drift-grace", Durations.format(DriftSettings.DEFAULT_GRACE));
     // One line per option, however picocli wraps the descriptions.
     String help = new CommandLine(new OptionsCommand()).getUsageMessage().replaceAll("\\s+", " ");
 
@@ -199,6 +205,16 @@ class AgentOptionsTest {
             AgentConfig::shutdownTimeout,
             Duration.ofMinutes(5)),
         override(List.of("--node-name", " node-7 "), AgentConfig::nodeName, "node-7"),
+        override(
+            List.of("--node-name", "ip-10-0-1-7.eu-west-1.compute.internal"),
+            AgentConfig::nodeName,
+            "ip-10-0-1-7.eu-west-1.compute.internal"),
+        override(List.of("--node-name", ""), AgentConfig::nodeName, ""),
+        override(List.of("--drift-detector=false"), c -> c.drift().enabled(), false),
+        override(List.of("--drift-detector", "true"), c -> c.drift().enabled(), true),
+        override(List.of("--drift-grace", "0"), c -> c.drift().grace(), Duration.ZERO),
+        override(List.of("--drift-grace", "1h"), c -> c.drift().grace(), Duration.ofHours(1)),
+        override(List.of("--drift-grace=250ms"), c -> c.drift().grace(), Duration.ofMillis(250)),
         override(List.of("--debounce=75ms"), c -> c.coalescer().debounce(), Duration.ofMillis(75)));
   }
 
@@ -262,7 +278,17 @@ class AgentOptionsTest {
         invalid("--listen-tcp", "--listen-tcp", "127.0.0.1:99999"),
         invalid("--grpc-reflection", "--grpc-reflection", "yes"),
         invalid("--shutdown-timeout", "--shutdown-timeout", "0"),
-        invalid("--shutdown-timeout", "--shutdown-timeout", "later"));
+        invalid("--shutdown-timeout", "--shutdown-timeout", "later"),
+        invalid("--node-name", "--node-name", "Node-A"),
+        invalid("--node-name", "--node-name", "node_a"),
+        invalid("--node-name", "--node-name", "-node"),
+        invalid("--node-name", "--node-name", "node..a"),
+        invalid("--node-name", "--node-name", "node.-a"),
+        invalid("--node-name", "--node-name", "a".repeat(254)),
+        invalid("--drift-detector", "--drift-detector", "maybe"),
+        invalid("--drift-grace", "--drift-grace", "61m"),
+        invalid("--drift-grace", "--drift-grace", "-1s"),
+        invalid("--drift-grace", "--drift-grace", "soon"));
   }
 
   private static Arguments invalid(String flag, String... args) {
@@ -339,6 +365,43 @@ class AgentOptionsTest {
       String output = java.nio.file.Files.readString(tempDir.resolve("out.txt"));
       assertThat(process.exitValue()).as(output).isEqualTo(2);
       assertThat(output).contains("--listen-tcp-insecure").contains("maybe");
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}={1}")
+  @org.junit.jupiter.params.provider.CsvSource({
+    "NODE_NAME, Node_A, --node-name",
+    "ROUTESYNC_NODE_NAME, node..a, --node-name",
+    "ROUTESYNC_DRIFT_DETECTOR, maybe, --drift-detector",
+    "ROUTESYNC_DRIFT_GRACE, 2h, --drift-grace"
+  })
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void theDriftFlagsHaveEnvironmentTwins(
+      String variable, String value, String flag, @TempDir Path tempDir) throws Exception {
+    // picocli reads the variable itself, so only a child process shows it: a bad value fails
+    // before anything starts, naming the flag.
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.routesync.app.Main",
+                "agent",
+                "--socket",
+                tempDir.resolve("rs.sock").toString(),
+                "--admin-port",
+                "0")
+            .redirectErrorStream(true)
+            .redirectOutput(tempDir.resolve("out.txt").toFile());
+    builder.environment().put(variable, value);
+    Process process = builder.start();
+    try {
+      assertThat(process.waitFor(50, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      String output = java.nio.file.Files.readString(tempDir.resolve("out.txt"));
+      assertThat(process.exitValue()).as(output).isEqualTo(2);
+      assertThat(output).contains(flag).contains(value);
     } finally {
       process.destroyForcibly();
     }

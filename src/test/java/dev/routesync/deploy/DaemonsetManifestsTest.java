@@ -385,9 +385,9 @@ class DaemonsetManifestsTest {
     assertThat(roles).hasSize(1);
     ClusterRole role = roles.get(0);
     assertThat(role.getAggregationRule()).isNull();
-    // "group/resource" -> verbs, over every rule: reading slices and Services, and writing the
-    // drift
-    // detector's Events (created, then only their series patched: no get, update or delete).
+    // "group/resource" -> verbs, over every rule: reading slices, Services and Pods (the drift
+    // detector watches its node's), and writing the drift detector's Events (created, then only
+    // their series patched: no get, update or delete).
     Map<String, Set<String>> grants = new TreeMap<>();
     for (PolicyRule rule : role.getRules()) {
       assertThat(rule.getResourceNames()).isNullOrEmpty();
@@ -405,6 +405,7 @@ class DaemonsetManifestsTest {
             Map.of(
                 "discovery.k8s.io/endpointslices", Set.of("list", "watch"),
                 "/services", Set.of("list", "watch"),
+                "/pods", Set.of("list", "watch"),
                 "events.k8s.io/events", Set.of("create", "patch")));
 
     List<ClusterRoleBinding> bindings = install.of(ClusterRoleBinding.class);
@@ -479,6 +480,40 @@ class DaemonsetManifestsTest {
         install("daemonset/base").daemonSet().getSpec().getTemplate().getMetadata().getLabels();
     assertThat(podLabels).containsAllEntriesOf(castLabels((Map<?, ?>) matchLabels));
     assertThat(podMonitor.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+  }
+
+  @Test
+  void theAlertsUseTheAgentsOwnGaugesAndNoKubeStateMetrics() {
+    GenericKubernetesResource rule =
+        render("daemonset/monitoring").stream()
+            .filter(o -> o.getKind().equals("PrometheusRule"))
+            .map(GenericKubernetesResource.class::cast)
+            .findFirst()
+            .orElseThrow();
+    Map<String, String> exprByAlert = new TreeMap<>();
+    for (Object group : (List<?>) rule.get("spec", "groups")) {
+      for (Object entry : (List<?>) ((Map<?, ?>) group).get("rules")) {
+        Map<?, ?> alert = (Map<?, ?>) entry;
+        exprByAlert.put(String.valueOf(alert.get("alert")), String.valueOf(alert.get("expr")));
+      }
+    }
+    assertThat(exprByAlert.get("RoutesyncPodNotInServiceEndpoints"))
+        .contains("routesync_drift_pods")
+        .contains("> 0");
+    assertThat(exprByAlert.get("MeshServiceLostAllReadyEndpoints"))
+        .contains("max_over_time(routesync_service_ready_endpoints[1h])")
+        .contains("max by (namespace, service, port)")
+        .contains("== 0");
+    assertThat(exprByAlert.values()).noneMatch(expr -> expr.contains("kube_"));
+    GenericKubernetesResource podMonitor =
+        render("daemonset/monitoring").stream()
+            .filter(o -> o.getKind().equals("PodMonitor"))
+            .map(GenericKubernetesResource.class::cast)
+            .findFirst()
+            .orElseThrow();
+    // The gauges' own namespace label must win over the agent pod's.
+    assertThat(podMonitor.<Object>get("spec", "podMetricsEndpoints", 0, "honorLabels"))
+        .isEqualTo(true);
   }
 
   private static Map<String, String> castLabels(Map<?, ?> map) {

@@ -2,11 +2,13 @@ package dev.routesync.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.routesync.drift.DriftObserver;
 import dev.routesync.kube.events.EventResult;
 import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.kube.watch.RelistReason;
 import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.kube.watch.WatchObserver;
+import dev.routesync.rules.MissingReason;
 import dev.routesync.serve.GrpcMethod;
 import dev.routesync.serve.WatchLag;
 import dev.routesync.sync.Batch;
@@ -33,7 +35,7 @@ import org.junit.jupiter.api.Test;
  */
 class MetricsSeriesTest {
 
-  private static final List<String> KINDS = List.of("EndpointSlice", "Endpoints", "Service");
+  private static final List<String> KINDS = List.of("EndpointSlice", "Endpoints", "Pod", "Service");
 
   @Test
   void everySeriesKeepsItsNameLabelsAndHelp() throws IOException {
@@ -76,6 +78,12 @@ class MetricsSeriesTest {
         metrics.serve().connectionClosed(listener, reason);
       }
     }
+    DriftObserver drift = metrics.drift();
+    DriftObserver.PortSeries quote = new DriftObserver.PortSeries("shop", "quote", "http");
+    for (MissingReason reason : MissingReason.values()) {
+      drift.driftPods(quote, reason, 1);
+    }
+    drift.readyEndpoints(quote, 8);
     metrics.serve().watchSubscribers(1);
     metrics.serve().watchMessage(2);
     for (WatchLag how : WatchLag.values()) {

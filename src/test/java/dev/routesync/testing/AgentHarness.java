@@ -3,6 +3,7 @@ package dev.routesync.testing;
 import dev.routesync.Agent;
 import dev.routesync.config.AgentConfig;
 import dev.routesync.config.Source;
+import dev.routesync.drift.DriftSettings;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.sync.CoalescerSettings;
@@ -93,7 +94,40 @@ public final class AgentHarness implements AutoCloseable {
             base.listenTcp(),
             base.grpcReflection(),
             base.shutdownTimeout(),
-            limits);
+            limits,
+            base.drift());
+    Agent agent = Agent.start(config, kubeConfig(apiUrl)).await(20, TimeUnit.SECONDS);
+    AgentHarness harness = new AgentHarness(agent, dir);
+    agent.initialSync().await(20, TimeUnit.SECONDS);
+    return harness;
+  }
+
+  /**
+   * Starts an agent on node {@code nodeName} with the drift detector on (the other harnesses turn
+   * it off), {@code grace}, and an admin port.
+   */
+  public static AgentHarness startWithDrift(
+      String apiUrl, String nodeName, Duration grace, int adminPort) throws Exception {
+    return startWith(
+        apiUrl,
+        config -> config.withNodeName(nodeName).withDrift(new DriftSettings(true, grace)),
+        adminPort);
+  }
+
+  /** Starts an agent with the harness's configuration as {@code change} changes it. */
+  public static AgentHarness startWith(
+      String apiUrl, java.util.function.UnaryOperator<AgentConfig> change, int adminPort)
+      throws Exception {
+    Path dir = Files.createTempDirectory("rs");
+    AgentConfig config =
+        change.apply(
+            config(
+                dir,
+                Source.ENDPOINTSLICES,
+                FAST,
+                Duration.ofSeconds(10),
+                Duration.ZERO,
+                adminPort));
     Agent agent = Agent.start(config, kubeConfig(apiUrl)).await(20, TimeUnit.SECONDS);
     AgentHarness harness = new AgentHarness(agent, dir);
     agent.initialSync().await(20, TimeUnit.SECONDS);
@@ -137,15 +171,17 @@ public final class AgentHarness implements AutoCloseable {
             Duration.ofMillis(50),
             Duration.ofMillis(400),
             Duration.ofMillis(25));
+    // The drift detector is off here: tests of the table need no Pods and Services watches.
     return new AgentConfig(
-        source,
-        Optional.empty(),
-        watch,
-        coalescer,
-        dir.resolve("rs.sock"),
-        "127.0.0.1",
-        adminPort,
-        "node-a");
+            source,
+            Optional.empty(),
+            watch,
+            coalescer,
+            dir.resolve("rs.sock"),
+            "127.0.0.1",
+            adminPort,
+            "node-a")
+        .withDrift(new DriftSettings(false, DriftSettings.DEFAULT_GRACE));
   }
 
   private static Config kubeConfig(String apiUrl) {
