@@ -12,19 +12,19 @@ import picocli.CommandLine;
  * Runs {@code routesync ARGS} in this JVM, as {@code main} would, capturing both streams (as {@code
  * client.Cli}); the streams can be read while the command runs, to see the gate's progress.
  */
-final class GateCli {
+public final class GateCli {
 
-  record Result(int exitCode, String out, String err) {}
+  public record Result(int exitCode, String out, String err) {}
 
   /** A command running on another thread. */
-  static final class Running {
+  public static final class Running {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
-    final CompletableFuture<Result> result;
+    public final CompletableFuture<Result> result;
 
     private final Thread thread;
 
-    Running(String... args) {
+    public Running(String... args) {
       CommandLine commandLine = Main.commandLine();
       commandLine.setOut(new PrintWriter(out, true));
       commandLine.setErr(new PrintWriter(err, true));
@@ -45,19 +45,19 @@ final class GateCli {
     }
 
     /** What the command has printed on stderr so far (StringWriter is synchronized). */
-    String errSoFar() {
+    public String errSoFar() {
       return err.toString();
     }
   }
 
   private GateCli() {}
 
-  static Result run(String... args) {
+  public static Result run(String... args) {
     return new Running(args).result.join();
   }
 
   /** A kubeconfig for {@code server} with a token user, namespace shop. */
-  static Path kubeconfig(Path dir, String server) throws Exception {
+  public static Path kubeconfig(Path dir, String server) throws Exception {
     Path file = dir.resolve("kubeconfig");
     Files.writeString(
         file,

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the client goes, the mock's side stays open, read and discarded, until the test closes the proxy,
  * long after the replay ended.
  */
-final class WatchCloseSwallowingProxy implements AutoCloseable {
+public final class WatchCloseSwallowingProxy implements AutoCloseable {
 
   private static final byte[] SWITCHING = "HTTP/1.1 101".getBytes(StandardCharsets.US_ASCII);
 
@@ -39,7 +39,7 @@ final class WatchCloseSwallowingProxy implements AutoCloseable {
   private final int targetPort;
   private final NetServer server;
 
-  WatchCloseSwallowingProxy(int targetPort) throws Exception {
+  public WatchCloseSwallowingProxy(int targetPort) throws Exception {
     this.targetPort = targetPort;
     this.server =
         vertx
@@ -49,7 +49,7 @@ final class WatchCloseSwallowingProxy implements AutoCloseable {
             .await(10, TimeUnit.SECONDS);
   }
 
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + server.actualPort();
   }
 
