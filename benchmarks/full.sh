@@ -10,3 +10,7 @@ for name in FlushCostBenchmark CoalescingBenchmark ReadsNeverWaitBenchmark Memor
   echo "== $name"
   java -jar target/benchmarks.jar "$name" -rf json -rff "results/$stamp-$name.json"
 done
+# With allocation per event (-prof gc): its README row reports both.
+echo "== DriftDetectorBenchmark"
+java -jar target/benchmarks.jar DriftDetectorBenchmark -prof gc \
+  -rf json -rff "results/$stamp-DriftDetectorBenchmark.json"
