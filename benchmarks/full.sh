@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The full run whose figures the README reports: every benchmark with its own defaults, one after
-# the other on an otherwise idle machine. About 10 minutes on 2 cores.
+# the other on an otherwise idle machine. About 15 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")"
 mkdir -p results

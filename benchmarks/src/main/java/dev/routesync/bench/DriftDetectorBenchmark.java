@@ -57,8 +57,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       evaluation at all;
  *   <li>{@code sliceEventOfUnrelatedServiceInNodeNamespaces}: the control for the previous one: the
  *       same, over only the 760 Services without pods here of the ten namespaces with pods here,
- *       the same objects at both sizes; what the previous one adds at 10,000 is the cost of
- *       touching a ten times larger set of objects (cache misses), not of the detector's logic;
+ *       the same objects at both sizes. If the previous one grows from 1,000 to 10,000 Services and
+ *       this one does not, the growth is the larger set of objects it touches (cache misses); if
+ *       both grow alike, something in the detector costs, per evaluation, in proportion to the
+ *       cluster (as the first runs found: see the README's Performance section);
  *   <li>{@code serviceEvent}: an annotation change of a Service in a namespace with pods here: its
  *       selector is matched against this node's pods of that namespace, which are re-checked;
  *   <li>{@code mixedAt1000PerSecond}: a recorded stream (fixed seed) of 70% slice events of
