@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The full run whose figures the README reports: every benchmark with its own defaults, one after
-# the other on an otherwise idle machine. About 10 minutes on 2 cores.
+# the other on an otherwise idle machine. About 15 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")"
 mkdir -p results
@@ -10,3 +10,7 @@ for name in FlushCostBenchmark CoalescingBenchmark ReadsNeverWaitBenchmark Memor
   echo "== $name"
   java -jar target/benchmarks.jar "$name" -rf json -rff "results/$stamp-$name.json"
 done
+# With allocation per event (-prof gc): its README row reports both.
+echo "== DriftDetectorBenchmark"
+java -jar target/benchmarks.jar DriftDetectorBenchmark -prof gc \
+  -rf json -rff "results/$stamp-DriftDetectorBenchmark.json"
