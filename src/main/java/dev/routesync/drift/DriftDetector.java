@@ -43,6 +43,12 @@ import org.slf4j.LoggerFactory;
  * this node's pods it selects, so a slice change re-checks only those; a Service change rescans
  * only this node's pods of its namespace. Re-evaluations are coalesced on one debounce timer.
  *
+ * <p>Parts, each with one job: {@link NodePods} (this node's pods), {@link Membership} (the
+ * Services, and which of the pods each selects), {@link SliceStore} (the slices by Service), {@link
+ * PendingWork} (what the next round looks at, and its debounce timer), {@link PortVerdicts} (one
+ * pod's verdicts, the gauges and the snapshot) and {@link GraceTimer}. This class wires them to the
+ * three inputs and runs the rounds.
+ *
  * <p>Threading: everything runs on one context (the agent's sync context), like the coalescer: the
  * sinks, the timers of {@code scheduler}, and so all state; no locks. {@link #current()} may be
  * called from any thread. Needs no Vert.x: a benchmark drives it with a fake scheduler, on one
