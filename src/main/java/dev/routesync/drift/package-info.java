@@ -8,7 +8,11 @@
  * EndpointSlices), decides with the pure {@code rules/} module, and reports all at once to its
  * gauges ({@link dev.routesync.drift.DriftObserver}, implemented in {@code observe/}), the Event
  * recorder ({@link dev.routesync.drift.DriftEvents}), one WARN line per new drift, and an immutable
- * {@link dev.routesync.drift.DriftSnapshot} that {@code serve/} reads without locking.
+ * {@link dev.routesync.drift.DriftSnapshot} that {@code serve/} reads without locking. It is a
+ * facade over package-private parts with one job each: {@code NodePods} (this node's pods), {@code
+ * Membership} (the Services and which of those pods each selects, through {@code SelectorIndex}),
+ * {@code SliceStore} (the slices by Service), {@code PendingWork} (the debounced round's work),
+ * {@code PortVerdicts} (one pod's verdicts, gauges, snapshot) and {@code GraceTimer}.
  *
  * <p>Flow: watch -&gt; drift -&gt; (metrics, events, serve). Nothing here depends on {@code
  * serve/}, {@code observe/} or Vert.x (ArchUnit holds it): the scheduler, observer and events are
