@@ -14,22 +14,27 @@ import java.util.Set;
  */
 final class PendingWork {
 
+  /** Above this many entries a set is replaced rather than cleared: more than a burst's work. */
+  private static final int REPLACE_ABOVE = 256;
+
+  // Not final: a round replaces a set that grew large instead of clearing it (see emptied).
+
   /**
    * Services that changed, appeared or went: which of this node's pods they select is rescanned.
    */
-  final Set<ServiceRef> servicesChanged = new LinkedHashSet<>();
+  Set<ServiceRef> servicesChanged = new LinkedHashSet<>();
 
   /** Services whose slices changed: their pods here are evaluated again. */
-  final Set<ServiceRef> slicesChanged = new LinkedHashSet<>();
+  Set<ServiceRef> slicesChanged = new LinkedHashSet<>();
 
   /** Pods ({@code "namespace/name"}) that changed: their Services are matched again. */
-  final Set<String> podsChanged = new LinkedHashSet<>();
+  Set<String> podsChanged = new LinkedHashSet<>();
 
   /** Pods to evaluate against all their Services. */
-  final Set<String> reevaluate = new LinkedHashSet<>();
+  Set<String> reevaluate = new LinkedHashSet<>();
 
   /** Services whose members or slices changed: their gauges are refreshed. */
-  final Set<ServiceRef> touched = new LinkedHashSet<>();
+  Set<ServiceRef> touched = new LinkedHashSet<>();
 
   private final Scheduler scheduler;
   private final long debounceNanos;
@@ -72,15 +77,30 @@ final class PendingWork {
    * everything. The touched Services are kept, so that round refreshes their gauges.
    */
   void dropChanges() {
-    servicesChanged.clear();
-    slicesChanged.clear();
-    podsChanged.clear();
-    reevaluate.clear();
+    servicesChanged = emptied(servicesChanged);
+    slicesChanged = emptied(slicesChanged);
+    podsChanged = emptied(podsChanged);
+    reevaluate = emptied(reevaluate);
   }
 
   /** The round is done. */
   void clear() {
     dropChanges();
-    touched.clear();
+    touched = emptied(touched);
+  }
+
+  /**
+   * An empty set for the next round. {@code HashSet.clear()} costs the table's capacity, which
+   * never shrinks: after the first sync put the whole cluster in these sets, every later round paid
+   * for 16,384 slots at 10,000 Services (DriftDetectorBenchmark: a lone slice event 4.3 µs at 1,000
+   * Services, 14-18 µs at 10,000). A set that held more than a round's usual work is replaced
+   * instead, so a round costs its own size and normal rounds allocate nothing.
+   */
+  static <T> Set<T> emptied(Set<T> set) {
+    if (set.size() > REPLACE_ABOVE) {
+      return new LinkedHashSet<>();
+    }
+    set.clear();
+    return set;
   }
 }
