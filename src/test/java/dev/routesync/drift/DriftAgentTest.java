@@ -247,7 +247,7 @@ class DriftAgentTest {
     assertThat(body.getJsonArray("drift")).isEmpty();
     assertThat(agent.agent().readiness().isReady()).isTrue();
     Cli get = cli("get", "drift", "--socket", agent.socket().toString());
-    assertThat(get.exitCode()).isZero();
+    assertThat(get.exitCode()).as(get.err()).isZero();
     assertThat(get.out()).isEmpty();
     assertThat(get.err()).contains("drift detector is off", "no node name");
   }
