@@ -811,7 +811,11 @@ class SliceControllerTest {
     client.discovery().v1().endpointSlices().inNamespace("shop").withName(placeholder).delete();
     await().atMost(CONVERGE).until(() -> controller.slicesOf("shop", "web").size() == 1);
 
+    // The garbage collector's part (a separate controller in a real cluster) is a sweep, not a
+    // watch event: waiting for the Services watch's DELETED failed twice in loaded runs, when the
+    // mock's event loop stalled (STACK-NOTES), so the sweep is asked for.
     client.services().inNamespace("shop").withName("web").delete();
-    await().atMost(CONVERGE).until(() -> controller.slicesOf("shop", "web").isEmpty());
+    controller.awaitSynced();
+    assertThat(controller.slicesOf("shop", "web")).isEmpty();
   }
 }
