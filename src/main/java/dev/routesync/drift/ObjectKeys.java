@@ -1,5 +1,6 @@
 package dev.routesync.drift;
 
+import dev.routesync.rules.ControllerSlices;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -15,8 +16,6 @@ import java.util.Map;
 final class ObjectKeys {
 
   /** The label the EndpointSlice controller puts on a Service's slices. */
-  static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
-
   private ObjectKeys() {}
 
   /** {@code "namespace/name"}, or {@code null} if either is missing. */
@@ -41,13 +40,11 @@ final class ObjectKeys {
     return new ServiceRef(meta.getNamespace(), meta.getName());
   }
 
-  /** The Service the slice's {@value #SERVICE_NAME_LABEL} label names, or {@code null}. */
+  /** The Service the slice's service-name label names, or {@code null}. */
   static ServiceRef ownerOf(EndpointSlice slice) {
-    Map<String, String> labels = slice.getMetadata().getLabels();
-    String service = labels == null ? null : labels.get(SERVICE_NAME_LABEL);
-    return service == null || service.isEmpty()
-        ? null
-        : new ServiceRef(slice.getMetadata().getNamespace(), service);
+    return ControllerSlices.serviceNameOf(slice)
+        .map(service -> new ServiceRef(slice.getMetadata().getNamespace(), service))
+        .orElse(null);
   }
 
   /** The same object version: what a relist hands over again for every unchanged object. */

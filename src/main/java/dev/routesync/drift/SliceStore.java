@@ -14,8 +14,9 @@ import java.util.Set;
 
 /**
  * The EndpointSlices the slice watch delivers, filed under the Service their {@value
- * ObjectKeys#SERVICE_NAME_LABEL} label names; every change marks that Service's slices changed in
- * the {@link PendingWork}, so the round re-evaluates only that Service's pods on this node.
+ * dev.routesync.rules.ControllerSlices#SERVICE_NAME_LABEL} label names; every change marks that
+ * Service's slices changed in the {@link PendingWork}, so the round re-evaluates only that
+ * Service's pods on this node.
  *
  * <p>Threading: the sync context.
  */

@@ -1,5 +1,6 @@
 package dev.routesync.gate;
 
+import dev.routesync.rules.ControllerSlices;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
@@ -63,7 +64,7 @@ final class ClusterWatch implements AutoCloseable {
                 .v1()
                 .endpointSlices()
                 .inNamespace(namespace)
-                .withLabel(Evaluation.SERVICE_NAME_LABEL),
+                .withLabel(ControllerSlices.SERVICE_NAME_LABEL),
             changed,
             lost);
   }

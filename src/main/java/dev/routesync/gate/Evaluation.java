@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -32,9 +31,6 @@ import java.util.Set;
  */
 public record Evaluation(
     List<ServiceResult> services, List<String> notFound, boolean nothingSelected) {
-
-  /** The label that ties a slice to its Service. */
-  public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 
   /**
    * Which containers the gate searches for a named targetPort: the 1.32 rule (sidecars too), on any
@@ -122,7 +118,7 @@ public record Evaluation(
     List<EndpointSlice> slices =
         snapshot.slices().stream()
             .filter(s -> Objects.equals(namespace, meta(s).getNamespace()))
-            .filter(s -> name.equals(labels(meta(s)).get(SERVICE_NAME_LABEL)))
+            .filter(s -> ControllerSlices.serviceNameOf(s).filter(name::equals).isPresent())
             .toList();
     List<Pod> expected =
         snapshot.pods().stream()
@@ -189,9 +185,5 @@ public record Evaluation(
 
   private static ObjectMeta meta(io.fabric8.kubernetes.api.model.HasMetadata object) {
     return object.getMetadata() == null ? new ObjectMeta() : object.getMetadata();
-  }
-
-  private static Map<String, String> labels(ObjectMeta meta) {
-    return meta.getLabels() == null ? Map.of() : meta.getLabels();
   }
 }

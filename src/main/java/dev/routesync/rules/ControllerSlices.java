@@ -15,6 +15,9 @@ public final class ControllerSlices {
   public static final String MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by";
   public static final String CONTROLLER = "endpointslice-controller.k8s.io";
 
+  /** The label that ties a slice to its Service, in the slice's namespace. */
+  public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+
   private ControllerSlices() {}
 
   /** Written by the EndpointSlice controller (not mirrored, not by hand, not by another tool). */
@@ -22,6 +25,16 @@ public final class ControllerSlices {
     Map<String, String> labels =
         slice == null || slice.getMetadata() == null ? null : slice.getMetadata().getLabels();
     return labels != null && CONTROLLER.equals(labels.get(MANAGED_BY_LABEL));
+  }
+
+  /** The Service the slice's {@value #SERVICE_NAME_LABEL} label names, or empty. */
+  public static java.util.Optional<String> serviceNameOf(EndpointSlice slice) {
+    Map<String, String> labels =
+        slice == null || slice.getMetadata() == null ? null : slice.getMetadata().getLabels();
+    String name = labels == null ? null : labels.get(SERVICE_NAME_LABEL);
+    return name == null || name.isEmpty()
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(name);
   }
 
   /**

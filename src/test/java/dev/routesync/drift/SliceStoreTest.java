@@ -29,7 +29,7 @@ class SliceStoreTest {
     slices.upserted(
         new EndpointSliceBuilder(slice)
             .editMetadata()
-            .addToLabels(ObjectKeys.SERVICE_NAME_LABEL, "cart")
+            .addToLabels(dev.routesync.rules.ControllerSlices.SERVICE_NAME_LABEL, "cart")
             .endMetadata()
             .build());
 
