@@ -35,6 +35,7 @@ import dev.routesync.startup.Reasons;
 import dev.routesync.sync.Coalescer;
 import dev.routesync.sync.Reconciler;
 import dev.routesync.sync.VertxScheduler;
+import dev.routesync.table.Freshness;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
@@ -86,6 +87,8 @@ public final class Agent {
   private final TableWriter table;
   private final Readiness readiness = new Readiness();
   private final TableTrust trust = TableTrust.untrusted();
+  // Whether the served table may be out of date, and when the API server was last heard from.
+  private final Freshness freshness;
   private final Context syncContext;
   private final KubernetesClient client;
   private final Coalescer coalescer;
@@ -121,6 +124,9 @@ public final class Agent {
             RoutingTable.DEFAULT_DELTA_LOG_CAPACITY,
             TimeUnit.MILLISECONDS.toMicros(clock.millis()));
     metrics.bindTable(table);
+    // The table's two watches (slices or Endpoints, and Services); assigned below, read later.
+    this.freshness =
+        new Freshness(trust, this::tableWatchesDisconnectedNanos, config.watch().relistAfter());
     this.syncContext = vertx.getOrCreateContext();
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
@@ -221,7 +227,7 @@ public final class Agent {
             alsoTo == null ? sink : WatchSinks.tee(sink, alsoTo),
             syncContext,
             new VertxScheduler(vertx),
-            metrics.watch(spec.kind()),
+            new HeardObserver(metrics.watch(spec.kind()), freshness, Clock.systemUTC()),
             new Random());
     return new Wiring<>(
         newCoalescer, newSupervisor, new ServicePortsSink(servicePorts, newCoalescer));
@@ -239,7 +245,7 @@ public final class Agent {
         sink,
         syncContext,
         new VertxScheduler(vertx),
-        metrics.watch(spec.kind()),
+        new HeardObserver(metrics.watch(spec.kind()), freshness, Clock.systemUTC()),
         new Random());
   }
 
@@ -384,6 +390,18 @@ public final class Agent {
 
   public TableView table() {
     return table;
+  }
+
+  /** Whether the served table may be out of date, and when the API server was last heard from. */
+  public Freshness freshness() {
+    return freshness;
+  }
+
+  // The longer outage of the table's two watches; 0 while both are up (or not built yet).
+  private long tableWatchesDisconnectedNanos() {
+    long slices = supervisor == null ? 0 : supervisor.disconnectedNanos();
+    long ports = services == null ? 0 : services.disconnectedNanos();
+    return Math.max(slices, ports);
   }
 
   /** Registers a listener called on the sync context after each published version. */

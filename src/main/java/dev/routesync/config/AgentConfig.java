@@ -3,6 +3,8 @@ package dev.routesync.config;
 import dev.routesync.drift.DriftSettings;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.serve.ConnectionLimits;
+import dev.routesync.serve.PeerPolicy;
+import dev.routesync.state.StateSettings;
 import dev.routesync.sync.CoalescerSettings;
 import dev.routesync.table.KubernetesNames;
 import dev.routesync.units.Durations;
@@ -12,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The agent's validated, effective configuration. Each value is checked once, by the record that
@@ -34,6 +37,9 @@ import java.util.Optional;
  * @param limits connection cap and timeouts of the socket (and TCP) listener; the admin listener
  *     takes the timeouts with its own small cap
  * @param drift whether the drift detector runs, and its grace period
+ * @param state where the table is persisted for warm starts, and how often ({@link
+ *     StateSettings#OFF} when off)
+ * @param peers which local uids and gids may stay connected to the socket
  */
 public record AgentConfig(
     Source source,
@@ -48,7 +54,9 @@ public record AgentConfig(
     boolean grpcReflection,
     Duration shutdownTimeout,
     ConnectionLimits limits,
-    DriftSettings drift) {
+    DriftSettings drift,
+    StateSettings state,
+    PeerPolicy peers) {
 
   // Defaults as the flags write them: AgentOptions' defaultValue strings read these, and the
   // typed constants are parsed from them, so --help cannot disagree with the record.
@@ -91,10 +99,15 @@ public record AgentConfig(
         DEFAULT_GRPC_REFLECTION,
         DEFAULT_SHUTDOWN_TIMEOUT,
         ConnectionLimits.DEFAULT,
-        DriftSettings.DEFAULT);
+        DriftSettings.DEFAULT,
+        StateSettings.OFF,
+        PeerPolicy.ANY);
   }
 
-  /** Everything but the drift detector's settings, which take their defaults. */
+  /**
+   * Everything but the drift detector's settings, which take their defaults; no persisted state and
+   * any peer (configurations built in code: tests, tools).
+   */
   public AgentConfig(
       Source source,
       Optional<Path> kubeconfig,
@@ -121,7 +134,9 @@ public record AgentConfig(
         grpcReflection,
         shutdownTimeout,
         limits,
-        DriftSettings.DEFAULT);
+        DriftSettings.DEFAULT,
+        StateSettings.OFF,
+        PeerPolicy.ANY);
   }
 
   public AgentConfig {
@@ -136,6 +151,8 @@ public record AgentConfig(
     Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(drift, "drift");
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(peers, "peers");
     if (!nodeName.isEmpty()) {
       try {
         KubernetesNames.requireNodeName(nodeName);
@@ -166,76 +183,106 @@ public record AgentConfig(
         "--shutdown-timeout", shutdownTimeout, MIN_SHUTDOWN_TIMEOUT, MAX_SHUTDOWN_TIMEOUT);
   }
 
-  // Withers go through the canonical constructor, never the short one above: that one fills in
-  // defaults, and `routesync demo` lost --listen-tcp, --grpc-reflection and --shutdown-timeout
-  // that way. AgentConfigWithersTest checks every field against every wither.
+  // Withers copy every field through the Builder, never through the short constructors above:
+  // those fill in defaults, and `routesync demo` lost --listen-tcp, --grpc-reflection and
+  // --shutdown-timeout that way. AgentConfigWithersTest checks every field against every wither.
 
   public AgentConfig withSocket(Path newSocket) {
-    return new AgentConfig(
-        source,
-        kubeconfig,
-        watch,
-        coalescer,
-        newSocket,
-        adminHost,
-        adminPort,
-        nodeName,
-        listenTcp,
-        grpcReflection,
-        shutdownTimeout,
-        limits,
-        drift);
+    return with(b -> b.socket = newSocket);
   }
 
   public AgentConfig withKubeconfig(Path newKubeconfig) {
-    return new AgentConfig(
-        source,
-        Optional.of(newKubeconfig),
-        watch,
-        coalescer,
-        socket,
-        adminHost,
-        adminPort,
-        nodeName,
-        listenTcp,
-        grpcReflection,
-        shutdownTimeout,
-        limits,
-        drift);
+    return with(b -> b.kubeconfig = Optional.of(newKubeconfig));
   }
 
   public AgentConfig withDrift(DriftSettings newDrift) {
-    return new AgentConfig(
-        source,
-        kubeconfig,
-        watch,
-        coalescer,
-        socket,
-        adminHost,
-        adminPort,
-        nodeName,
-        listenTcp,
-        grpcReflection,
-        shutdownTimeout,
-        limits,
-        newDrift);
+    return with(b -> b.drift = newDrift);
   }
 
   public AgentConfig withNodeName(String newNodeName) {
-    return new AgentConfig(
-        source,
-        kubeconfig,
-        watch,
-        coalescer,
-        socket,
-        adminHost,
-        adminPort,
-        newNodeName,
-        listenTcp,
-        grpcReflection,
-        shutdownTimeout,
-        limits,
-        drift);
+    return with(b -> b.nodeName = newNodeName);
+  }
+
+  public AgentConfig withState(StateSettings newState) {
+    return with(b -> b.state = newState);
+  }
+
+  public AgentConfig withPeers(PeerPolicy newPeers) {
+    return with(b -> b.peers = newPeers);
+  }
+
+  public AgentConfig withLimits(ConnectionLimits newLimits) {
+    return with(b -> b.limits = newLimits);
+  }
+
+  public AgentConfig withSource(Source newSource) {
+    return with(b -> b.source = newSource);
+  }
+
+  public AgentConfig withWatch(WatchSettings newWatch) {
+    return with(b -> b.watch = newWatch);
+  }
+
+  private AgentConfig with(Consumer<Builder> change) {
+    Builder builder = new Builder(this);
+    change.accept(builder);
+    return builder.build();
+  }
+
+  /** Every field of a configuration, to change some and build anew (the record checks them). */
+  private static final class Builder {
+    Source source;
+    Optional<Path> kubeconfig;
+    WatchSettings watch;
+    CoalescerSettings coalescer;
+    Path socket;
+    String adminHost;
+    int adminPort;
+    String nodeName;
+    Optional<InetSocketAddress> listenTcp;
+    boolean grpcReflection;
+    Duration shutdownTimeout;
+    ConnectionLimits limits;
+    DriftSettings drift;
+    StateSettings state;
+    PeerPolicy peers;
+
+    Builder(AgentConfig from) {
+      source = from.source;
+      kubeconfig = from.kubeconfig;
+      watch = from.watch;
+      coalescer = from.coalescer;
+      socket = from.socket;
+      adminHost = from.adminHost;
+      adminPort = from.adminPort;
+      nodeName = from.nodeName;
+      listenTcp = from.listenTcp;
+      grpcReflection = from.grpcReflection;
+      shutdownTimeout = from.shutdownTimeout;
+      limits = from.limits;
+      drift = from.drift;
+      state = from.state;
+      peers = from.peers;
+    }
+
+    AgentConfig build() {
+      return new AgentConfig(
+          source,
+          kubeconfig,
+          watch,
+          coalescer,
+          socket,
+          adminHost,
+          adminPort,
+          nodeName,
+          listenTcp,
+          grpcReflection,
+          shutdownTimeout,
+          limits,
+          drift,
+          state,
+          peers);
+    }
   }
 
   /** One line for the start-up log. */
@@ -280,6 +327,14 @@ public record AgentConfig(
         + " drift-detector="
         + drift.enabled()
         + " drift-grace="
-        + Durations.format(drift.grace());
+        + Durations.format(drift.grace())
+        + " watch-silence="
+        + Durations.format(watch.watchSilence())
+        + " state-file="
+        + state.file().map(Path::toString).orElse("off")
+        + " state-flush="
+        + Durations.format(state.flush())
+        + " allow-peers="
+        + peers.describe();
   }
 }

@@ -2,6 +2,8 @@ package dev.routesync.config;
 
 import dev.routesync.config.FlagConverters.DurationConverter;
 import dev.routesync.config.FlagConverters.HostPortConverter;
+import dev.routesync.config.FlagConverters.IdList;
+import dev.routesync.config.FlagConverters.IdListConverter;
 import dev.routesync.config.FlagConverters.NamespaceList;
 import dev.routesync.config.FlagConverters.NamespaceListConverter;
 import dev.routesync.config.FlagConverters.OptionalPathConverter;
@@ -10,6 +12,8 @@ import dev.routesync.config.FlagConverters.TrimmedConverter;
 import dev.routesync.drift.DriftSettings;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.serve.ConnectionLimits;
+import dev.routesync.serve.PeerPolicy;
+import dev.routesync.state.StateSettings;
 import dev.routesync.sync.CoalescerSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -236,6 +240,52 @@ public final class AgentOptions {
               + " reported at once (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_DRIFT_GRACE")
   Duration driftGrace;
 
+  @Option(
+      names = "--watch-silence",
+      converter = DurationConverter.class,
+      defaultValue =
+          "${env:ROUTESYNC_WATCH_SILENCE:-" + WatchSettings.DEFAULT_WATCH_SILENCE_TEXT + "}",
+      description =
+          "Relist a watch that delivered no event and no bookmark for this long, 2m..1h"
+              + " (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_WATCH_SILENCE")
+  Duration watchSilence;
+
+  @Option(
+      names = "--state-file",
+      converter = OptionalPathConverter.class,
+      defaultValue = "${env:ROUTESYNC_STATE_FILE:-" + StateSettings.DEFAULT_FILE_TEXT + "}",
+      description =
+          "File the table is persisted to and warm-started from; \"\" turns persistence off"
+              + " (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_STATE_FILE")
+  Optional<Path> stateFile;
+
+  @Option(
+      names = "--state-flush",
+      converter = DurationConverter.class,
+      defaultValue = "${env:ROUTESYNC_STATE_FLUSH:-" + StateSettings.DEFAULT_FLUSH_TEXT + "}",
+      description =
+          "Write the state file at most once per this after a publish, 100ms..5m (default:"
+              + " ${DEFAULT-VALUE}). Env: ROUTESYNC_STATE_FLUSH")
+  Duration stateFlush;
+
+  @Option(
+      names = "--allow-uids",
+      converter = IdListConverter.class,
+      defaultValue = "${env:ROUTESYNC_ALLOW_UIDS:-}",
+      description =
+          "Comma-separated uids allowed on the socket (SO_PEERCRED); others are closed at once."
+              + " Empty for any. Env: ROUTESYNC_ALLOW_UIDS")
+  IdList allowUids;
+
+  @Option(
+      names = "--allow-gids",
+      converter = IdListConverter.class,
+      defaultValue = "${env:ROUTESYNC_ALLOW_GIDS:-}",
+      description =
+          "Comma-separated gids allowed on the socket (SO_PEERCRED); others are closed at once."
+              + " Empty for any. Env: ROUTESYNC_ALLOW_GIDS")
+  IdList allowGids;
+
   /**
    * The configuration the flags describe; the records check every value.
    *
@@ -246,7 +296,7 @@ public final class AgentOptions {
         new AgentConfig(
             source,
             kubeconfig,
-            WatchSettings.of(namespaces.names(), labelSelector, relistAfter, resync),
+            WatchSettings.of(namespaces.names(), labelSelector, relistAfter, resync, watchSilence),
             new CoalescerSettings(debounce, maxDelay, maxBatch),
             socket,
             adminHost,
@@ -256,7 +306,9 @@ public final class AgentOptions {
             grpcReflection,
             shutdownTimeout,
             ConnectionLimits.of(maxConnections, headerTimeout, idleTimeout),
-            new DriftSettings(driftDetector, driftGrace));
+            new DriftSettings(driftDetector, driftGrace),
+            new StateSettings(stateFile, stateFlush),
+            PeerPolicy.of(allowUids.ids(), allowGids.ids()));
     // The one rule between two flags, so it is the flags': the configuration holds the address,
     // not the acknowledgement.
     if (config.listenTcp().isPresent() && !listenTcpInsecure) {

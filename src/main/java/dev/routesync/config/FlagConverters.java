@@ -78,6 +78,35 @@ final class FlagConverters {
     }
   }
 
+  /** The {@code --allow-uids} / {@code --allow-gids} value: numbers separated by commas. */
+  record IdList(List<Integer> ids) {
+    IdList {
+      ids = List.copyOf(ids);
+    }
+  }
+
+  static final class IdListConverter implements ITypeConverter<IdList> {
+    @Override
+    public IdList convert(String text) {
+      List<Integer> ids = new java.util.ArrayList<>();
+      for (String part : text.split(",")) {
+        String id = part.trim();
+        if (id.isEmpty()) {
+          continue;
+        }
+        try {
+          ids.add(Integer.parseUnsignedInt(id));
+        } catch (NumberFormatException e) {
+          throw new TypeConversionException("'" + id + "' is not a numeric id (0 to 2147483647)");
+        }
+        if (ids.get(ids.size() - 1) < 0) {
+          throw new TypeConversionException("'" + id + "' is not a numeric id (0 to 2147483647)");
+        }
+      }
+      return new IdList(ids);
+    }
+  }
+
   /**
    * {@code HOST:PORT}, the host an IP literal ({@code 127.0.0.1}, {@code [::1]}) or {@code
    * localhost}, never looked up in DNS at start; none for a blank value (as {@link

@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param backoffMin first retry delay after a failed list or watch
  * @param backoffMax retry delay cap
  * @param connectivityCheck how often the watch's health is sampled
+ * @param watchSilence {@code --watch-silence}: a watch silent this long (no event, no bookmark) is
+ *     replaced by a new generation
  */
 public record WatchSettings(
     List<String> namespaces,
@@ -28,7 +30,8 @@ public record WatchSettings(
     Duration resync,
     Duration backoffMin,
     Duration backoffMax,
-    Duration connectivityCheck) {
+    Duration connectivityCheck,
+    Duration watchSilence) {
 
   // Defaults as the flags write them: the flags' defaultValue and the Durations below both read
   // these, so --help cannot disagree with the record.
@@ -41,6 +44,8 @@ public record WatchSettings(
   public static final Duration DEFAULT_BACKOFF_MIN = Duration.ofSeconds(1);
   public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofSeconds(30);
   public static final Duration DEFAULT_CONNECTIVITY_CHECK = Duration.ofMillis(500);
+  public static final String DEFAULT_WATCH_SILENCE_TEXT = "5m";
+  public static final Duration DEFAULT_WATCH_SILENCE = Durations.parse(DEFAULT_WATCH_SILENCE_TEXT);
 
   // The sane ranges of --relist-after and --resync (the README's configuration table says the
   // same): `--resync 1ms` relisted the whole cluster 87 times in 4 s, and hours beyond them
@@ -49,6 +54,30 @@ public record WatchSettings(
   public static final Duration MAX_RELIST_AFTER = Duration.ofHours(1);
   public static final Duration MIN_RESYNC = Duration.ofMinutes(1);
   public static final Duration MAX_RESYNC = Duration.ofHours(24);
+  // Bookmarks come about every minute: a silence shorter than two of them would restart healthy
+  // watches of a quiet cluster.
+  public static final Duration MIN_WATCH_SILENCE = Duration.ofMinutes(2);
+  public static final Duration MAX_WATCH_SILENCE = Duration.ofHours(1);
+
+  /** With the default watch silence. */
+  public WatchSettings(
+      List<String> namespaces,
+      String labelSelector,
+      Duration relistAfter,
+      Duration resync,
+      Duration backoffMin,
+      Duration backoffMax,
+      Duration connectivityCheck) {
+    this(
+        namespaces,
+        labelSelector,
+        relistAfter,
+        resync,
+        backoffMin,
+        backoffMax,
+        connectivityCheck,
+        DEFAULT_WATCH_SILENCE);
+  }
 
   public WatchSettings {
     // One watch per namespace: a name given twice would watch it twice.
@@ -71,6 +100,10 @@ public record WatchSettings(
     Objects.requireNonNull(backoffMin, "backoffMin");
     Objects.requireNonNull(backoffMax, "backoffMax");
     Objects.requireNonNull(connectivityCheck, "connectivityCheck");
+    Objects.requireNonNull(watchSilence, "watchSilence");
+    if (watchSilence.isZero() || watchSilence.isNegative()) {
+      throw new IllegalArgumentException("--watch-silence must be positive");
+    }
     if (backoffMin.isZero() || backoffMin.isNegative() || backoffMax.compareTo(backoffMin) < 0) {
       throw new IllegalArgumentException("backoff must satisfy 0 < min <= max");
     }
@@ -94,8 +127,19 @@ public record WatchSettings(
    */
   public static WatchSettings of(
       List<String> namespaces, String labelSelector, Duration relistAfter, Duration resync) {
+    return of(namespaces, labelSelector, relistAfter, resync, DEFAULT_WATCH_SILENCE);
+  }
+
+  /** As {@link #of(List, String, Duration, Duration)}, with {@code --watch-silence} too. */
+  public static WatchSettings of(
+      List<String> namespaces,
+      String labelSelector,
+      Duration relistAfter,
+      Duration resync,
+      Duration watchSilence) {
     Durations.requireWithin("--relist-after", relistAfter, MIN_RELIST_AFTER, MAX_RELIST_AFTER);
     Durations.requireOffOrWithin("--resync", resync, MIN_RESYNC, MAX_RESYNC);
+    Durations.requireWithin("--watch-silence", watchSilence, MIN_WATCH_SILENCE, MAX_WATCH_SILENCE);
     return new WatchSettings(
         namespaces,
         labelSelector,
@@ -103,11 +147,13 @@ public record WatchSettings(
         resync,
         DEFAULT_BACKOFF_MIN,
         DEFAULT_BACKOFF_MAX,
-        DEFAULT_CONNECTIVITY_CHECK);
+        DEFAULT_CONNECTIVITY_CHECK,
+        watchSilence);
   }
 
   /** The timings every watch of the agent recovers by, whatever it watches. */
   public RecoverySettings recovery() {
-    return new RecoverySettings(relistAfter, resync, backoffMin, backoffMax, connectivityCheck);
+    return new RecoverySettings(
+        relistAfter, resync, backoffMin, backoffMax, connectivityCheck, watchSilence);
   }
 }

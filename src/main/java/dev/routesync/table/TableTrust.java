@@ -21,8 +21,12 @@ public final class TableTrust {
   public enum Level {
     /** Nothing to vouch for: the empty table of a fresh start. */
     NONE(false),
-    // A table restored from disk at start (trusted, but stale until the first list confirms it)
-    // belongs here, as a servable level between NONE and SYNCED.
+    /**
+     * A table restored from the state file at start: served, and stale until the first list
+     * confirms it. Static stability: the last known routes beat an empty node while the API server
+     * is away, and a restored table is never older than the agent's last publish before it stopped.
+     */
+    RESTORED(true),
     /** The first full list from the API server is published. */
     SYNCED(true);
 

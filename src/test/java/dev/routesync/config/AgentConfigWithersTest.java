@@ -50,7 +50,8 @@ class AgentConfigWithersTest {
               Duration.ofMinutes(first ? 3 : 4),
               Duration.ofMillis(first ? 300 : 400),
               Duration.ofSeconds(first ? 3 : 4),
-              Duration.ofMillis(first ? 30 : 40));
+              Duration.ofMillis(first ? 30 : 40),
+              Duration.ofMinutes(first ? 7 : 8));
       case "dev.routesync.sync.CoalescerSettings" ->
           new CoalescerSettings(
               Duration.ofMillis(first ? 7 : 8), Duration.ofMillis(first ? 70 : 80), first ? 7 : 8);
@@ -59,6 +60,13 @@ class AgentConfigWithersTest {
               first ? 11 : 22,
               Duration.ofSeconds(first ? 2 : 3),
               Duration.ofMinutes(first ? 2 : 3));
+      case "dev.routesync.state.StateSettings" ->
+          new dev.routesync.state.StateSettings(
+              Optional.of(Path.of(first ? "/a/state.bin" : "/b/state.bin")),
+              Duration.ofMillis(first ? 700 : 800));
+      case "dev.routesync.serve.PeerPolicy" ->
+          dev.routesync.serve.PeerPolicy.of(
+              first ? List.of(1000) : List.of(2000, 2001), first ? List.of() : List.of(3000));
       case "dev.routesync.drift.DriftSettings" ->
           new dev.routesync.drift.DriftSettings(!first, Duration.ofSeconds(first ? 5 : 6));
       // Lower case: the node name must be a DNS subdomain.
@@ -98,7 +106,14 @@ class AgentConfigWithersTest {
   void theWithersAreFound() {
     assertThat(withers())
         .extracting(Method::getName)
-        .contains("withSocket", "withKubeconfig", "withDrift", "withNodeName");
+        .contains(
+            "withSocket",
+            "withKubeconfig",
+            "withDrift",
+            "withNodeName",
+            "withState",
+            "withPeers",
+            "withWatch");
   }
 
   @ParameterizedTest(name = "{0} on sample {1}")

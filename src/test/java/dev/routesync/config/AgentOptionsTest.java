@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.routesync.app.Main;
 import dev.routesync.drift.DriftSettings;
 import dev.routesync.kube.WatchSettings;
+import dev.routesync.serve.PeerPolicy;
+import dev.routesync.state.StateSettings;
 import dev.routesync.sync.CoalescerSettings;
 import dev.routesync.units.Durations;
 import java.io.PrintWriter;
@@ -106,18 +108,23 @@ class AgentOptionsTest {
     assertThat(config.coalescer()).isEqualTo(CoalescerSettings.defaults());
     assertThat(config.watch())
         .isEqualTo(WatchSettings.of(List.of(), WatchSettings.DEFAULT_LABEL_SELECTOR));
-    // The short constructor that code uses fills in the flags' defaults too.
-    assertThat(
-            new AgentConfig(
-                config.source(),
-                config.kubeconfig(),
-                config.watch(),
-                config.coalescer(),
-                config.socket(),
-                config.adminHost(),
-                config.adminPort(),
-                config.nodeName()))
-        .isEqualTo(config);
+    assertThat(config.state()).isEqualTo(StateSettings.defaults());
+    assertThat(config.peers()).isEqualTo(PeerPolicy.ANY);
+    // The short constructor that code uses fills in the flags' defaults too, but one: a
+    // configuration built in code persists nothing unless it says where (tests must not share
+    // /var/run/routesync/state).
+    AgentConfig fromCode =
+        new AgentConfig(
+            config.source(),
+            config.kubeconfig(),
+            config.watch(),
+            config.coalescer(),
+            config.socket(),
+            config.adminHost(),
+            config.adminPort(),
+            config.nodeName());
+    assertThat(fromCode.state()).isEqualTo(StateSettings.OFF);
+    assertThat(fromCode.withState(StateSettings.defaults())).isEqualTo(config);
   }
 
   @Test
@@ -138,6 +145,9 @@ class AgentOptionsTest {
     defaults.put("--shutdown-timeout", Durations.format(AgentConfig.DEFAULT_SHUTDOWN_TIMEOUT));
     defaults.put("--drift-detector", Boolean.toString(DriftSettings.DEFAULT_ENABLED));
     defaults.put("--drift-grace", Durations.format(DriftSettings.DEFAULT_GRACE));
+    defaults.put("--watch-silence", Durations.format(WatchSettings.DEFAULT_WATCH_SILENCE));
+    defaults.put("--state-file", StateSettings.DEFAULT_FILE_TEXT);
+    defaults.put("--state-flush", Durations.format(StateSettings.DEFAULT_FLUSH));
     // One line per option, however picocli wraps the descriptions.
     String help = new CommandLine(new OptionsCommand()).getUsageMessage().replaceAll("\\s+", " ");
 

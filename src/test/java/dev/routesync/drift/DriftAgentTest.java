@@ -8,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Level;
 import dev.routesync.Agent;
 import dev.routesync.app.Main;
-import dev.routesync.config.AgentConfig;
 import dev.routesync.config.Source;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.Http1;
@@ -257,21 +256,7 @@ class DriftAgentTest {
     agent =
         AgentHarness.startWith(
             cluster.url(),
-            c ->
-                new AgentConfig(
-                    Source.ENDPOINTS,
-                    c.kubeconfig(),
-                    c.watch(),
-                    c.coalescer(),
-                    c.socket(),
-                    c.adminHost(),
-                    c.adminPort(),
-                    NODE,
-                    c.listenTcp(),
-                    c.grpcReflection(),
-                    c.shutdownTimeout(),
-                    c.limits(),
-                    DriftSettings.DEFAULT),
+            c -> c.withSource(Source.ENDPOINTS).withNodeName(NODE).withDrift(DriftSettings.DEFAULT),
             adminPort);
 
     assertThat(drift().getString("detector")).isEqualTo("off");

@@ -81,21 +81,7 @@ public final class AgentHarness implements AutoCloseable {
     Path dir = Files.createTempDirectory("rs");
     AgentConfig base =
         config(dir, Source.ENDPOINTSLICES, FAST, Duration.ofSeconds(10), Duration.ZERO, adminPort);
-    AgentConfig config =
-        new AgentConfig(
-            base.source(),
-            base.kubeconfig(),
-            base.watch(),
-            base.coalescer(),
-            base.socket(),
-            base.adminHost(),
-            base.adminPort(),
-            base.nodeName(),
-            base.listenTcp(),
-            base.grpcReflection(),
-            base.shutdownTimeout(),
-            limits,
-            base.drift());
+    AgentConfig config = base.withLimits(limits);
     Agent agent = Agent.start(config, kubeConfig(apiUrl)).await(20, TimeUnit.SECONDS);
     AgentHarness harness = new AgentHarness(agent, dir);
     agent.initialSync().await(20, TimeUnit.SECONDS);

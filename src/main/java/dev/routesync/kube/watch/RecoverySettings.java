@@ -14,13 +14,30 @@ import java.util.Objects;
  * @param backoffMin first retry delay after a failed list or watch
  * @param backoffMax retry delay cap
  * @param connectivityCheck how often the watch's health is sampled
+ * @param watchSilence a watch that delivered no event and no bookmark for this long is taken for
+ *     hung (a black-holed connection, a stuck proxy) and replaced by a new generation; a real API
+ *     server sends a bookmark about every minute
  */
 public record RecoverySettings(
     Duration relistAfter,
     Duration resync,
     Duration backoffMin,
     Duration backoffMax,
-    Duration connectivityCheck) {
+    Duration connectivityCheck,
+    Duration watchSilence) {
+
+  /** The default watch silence ({@code --watch-silence}), 5 minutes. */
+  public static final Duration DEFAULT_WATCH_SILENCE = Duration.ofMinutes(5);
+
+  /** With the default watch silence. */
+  public RecoverySettings(
+      Duration relistAfter,
+      Duration resync,
+      Duration backoffMin,
+      Duration backoffMax,
+      Duration connectivityCheck) {
+    this(relistAfter, resync, backoffMin, backoffMax, connectivityCheck, DEFAULT_WATCH_SILENCE);
+  }
 
   public RecoverySettings {
     Objects.requireNonNull(relistAfter, "relistAfter");
@@ -28,5 +45,9 @@ public record RecoverySettings(
     Objects.requireNonNull(backoffMin, "backoffMin");
     Objects.requireNonNull(backoffMax, "backoffMax");
     Objects.requireNonNull(connectivityCheck, "connectivityCheck");
+    Objects.requireNonNull(watchSilence, "watchSilence");
+    if (watchSilence.isZero() || watchSilence.isNegative()) {
+      throw new IllegalArgumentException("watch silence must be positive");
+    }
   }
 }

@@ -150,6 +150,7 @@ public final class ResourceWatch<T extends HasMetadata> {
     }
     retry.succeeded();
     connectivity.up();
+    observer.listed();
     sink.replaced(previous, generation);
     initialSync.tryComplete();
   }

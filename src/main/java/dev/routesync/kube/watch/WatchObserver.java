@@ -14,6 +14,9 @@ public interface WatchObserver {
   /** An informer delivered an event. Called on fabric8's threads. */
   void event(WatchEvent.Type type);
 
+  /** A generation's list completed and it is now the one served. Sync context. */
+  default void listed() {}
+
   /** A new generation started listing, or fabric8 relisted in place. */
   void relist(RelistReason reason);
 
