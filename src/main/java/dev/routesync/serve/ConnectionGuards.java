@@ -71,7 +71,7 @@ public final class ConnectionGuards {
 
   /** No limits at all: for benchmarks and tests that build their own Vert.x. */
   public static ConnectionGuards none() {
-    return new ConnectionGuards(false, PeerPolicy.ANY, null);
+    return new ConnectionGuards(false, PeerPolicy.ANY, Transport.nativeTransport());
   }
 
   /** The native transport (epoll) when available, else NIO, with the accept hook. */
