@@ -81,7 +81,7 @@ public final class Agent {
 
   private final AgentConfig config;
   private final Vertx vertx;
-  private final ConnectionGuards guards = ConnectionGuards.create();
+  private final ConnectionGuards guards;
   private final PrometheusMeterRegistry registry;
   private final Metrics metrics;
   private final TableWriter table;
@@ -109,6 +109,8 @@ public final class Agent {
 
   private Agent(AgentConfig config, Config kubeConfig) {
     this.config = config;
+    // The accept hook, which also keeps the socket to --allow-uids/--allow-gids.
+    this.guards = ConnectionGuards.create(config.peers());
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     this.metrics = new Metrics(registry);
     this.vertx =

@@ -1,6 +1,7 @@
 package dev.routesync.serve;
 
 import dev.routesync.drift.DriftView;
+import dev.routesync.startup.BadConfigurationException;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
@@ -23,6 +24,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What sidecars connect to: gRPC ({@code routesync.v1.Registry}, health, reflection) and the
@@ -30,6 +33,8 @@ import java.util.Optional;
  * a loopback TCP port with the same handler.
  */
 public final class ApiServer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
 
   /** Largest request message accepted; requests are a few names, so anything big is abuse. */
   public static final int MAX_REQUEST_BYTES = 64 * 1024;
@@ -105,7 +110,13 @@ public final class ApiServer {
     this.tcpAddress = tcpAddress;
     this.guards = guards;
     this.socketGuard =
-        guards.enabled() ? new ConnectionGuard(Listener.SOCKET, limits, observer) : null;
+        guards.enabled()
+            ? new ConnectionGuard(
+                Listener.SOCKET,
+                limits,
+                observer,
+                new PeerGate(guards.peers(), new PeerRefusalLog(System::nanoTime)))
+            : null;
     this.tcpGuard =
         guards.enabled() && tcpAddress.isPresent()
             ? new ConnectionGuard(Listener.TCP, limits, observer)
@@ -182,6 +193,16 @@ public final class ApiServer {
 
   public Future<Void> listen() {
     if (socketGuard != null) {
+      String unenforceable = unenforceablePeerPolicy();
+      if (unenforceable != null) {
+        return Future.failedFuture(new BadConfigurationException(unenforceable));
+      }
+      if (!guards.readsPeerCredentials()) {
+        LOG.info(
+            "peer credentials (SO_PEERCRED) cannot be read on the {} transport: socket"
+                + " connections are counted as uid \"unknown\"",
+            guards.transportName());
+      }
       guards.registerUnix(socketGuard);
     }
     Future<Void> onSocket = socket.listen();
@@ -223,6 +244,32 @@ public final class ApiServer {
                 : Future.failedFuture(
                     new IllegalStateException(
                         "connection limits need a Vert.x built with ConnectionGuards.transport()")));
+  }
+
+  /**
+   * Why {@code --allow-uids}/{@code --allow-gids} cannot be enforced here, or null when they can
+   * (or do not restrict): a restriction that silently did nothing would be worse than none, so the
+   * agent refuses to start (exit 2) instead.
+   */
+  private String unenforceablePeerPolicy() {
+    PeerPolicy peers = guards.peers();
+    if (!peers.restricts()) {
+      return null;
+    }
+    String flags = "--allow-uids/--allow-gids (" + peers.describe() + ")";
+    if (!guards.readsPeerCredentials()) {
+      return flags
+          + " cannot be enforced: the "
+          + guards.transportName()
+          + " transport cannot read peer credentials (SO_PEERCRED needs the native epoll"
+          + " transport, which is not available here)";
+    }
+    if (tcpAddress.isPresent()) {
+      return flags
+          + " cannot be enforced on --listen-tcp: a TCP connection carries no peer credentials;"
+          + " drop --listen-tcp or the restriction";
+    }
+    return null;
   }
 
   public Path socketPath() {

@@ -78,6 +78,8 @@ class MetricsSeriesTest {
         metrics.serve().connectionClosed(listener, reason);
       }
     }
+    metrics.serve().socketConnections(1000, 1); // a uid's own series
+    metrics.serve().socketConnections(-1, 1); // credentials unreadable
     DriftObserver drift = metrics.drift();
     DriftObserver.PortSeries quote = new DriftObserver.PortSeries("shop", "quote", "http");
     for (MissingReason reason : MissingReason.values()) {

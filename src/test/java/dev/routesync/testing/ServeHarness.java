@@ -15,7 +15,9 @@ import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -32,8 +34,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServeHarness implements AutoCloseable {
 
-  private final ConnectionGuards guards = ConnectionGuards.create();
-  private final Vertx vertx = Vertx.builder().withTransport(guards.transport()).build();
+  private final Vertx vertx;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final Metrics metrics = new Metrics(registry);
   private final TableWriter table = new TableWriter(Clock.systemUTC(), 1024);
@@ -52,13 +53,37 @@ public final class ServeHarness implements AutoCloseable {
     this(TableTrust.synced(), limits);
   }
 
+  /**
+   * With these guards (a peer policy, a transport), which build the harness's Vert.x. Does not
+   * listen: call {@link #listen()}, which may fail (a policy the transport cannot enforce).
+   */
+  public ServeHarness(ConnectionGuards guards) throws Exception {
+    this(TableTrust.synced(), ConnectionLimits.DEFAULT, guards, Optional.empty());
+  }
+
+  /** As above, also on this loopback TCP address; does not listen either. */
+  public ServeHarness(ConnectionGuards guards, InetSocketAddress tcp) throws Exception {
+    this(TableTrust.synced(), ConnectionLimits.DEFAULT, guards, Optional.of(tcp));
+  }
+
   /** Serving nothing until {@link #markSynced}, as an agent before its first list. */
   public static ServeHarness unsynced() throws Exception {
     return new ServeHarness(TableTrust.untrusted(), ConnectionLimits.DEFAULT);
   }
 
   private ServeHarness(TableTrust trust, ConnectionLimits limits) throws Exception {
+    this(trust, limits, ConnectionGuards.create(), Optional.empty());
+    listen().await(10, TimeUnit.SECONDS);
+  }
+
+  private ServeHarness(
+      TableTrust trust,
+      ConnectionLimits limits,
+      ConnectionGuards guards,
+      Optional<InetSocketAddress> tcp)
+      throws Exception {
     this.trust = trust;
+    this.vertx = Vertx.builder().withTransport(guards.transport()).build();
     dir = Files.createTempDirectory("serve");
     server =
         new ApiServer(
@@ -68,14 +93,22 @@ public final class ServeHarness implements AutoCloseable {
             metrics.serve(),
             readiness,
             dir.resolve("api.sock"),
-            Optional.empty(),
+            tcp,
             true,
             guards,
             limits);
     table.onPublish(server::published);
-    server.listen().await(10, TimeUnit.SECONDS);
-    readiness.socketListening(true);
-    readiness.initialSyncDone();
+  }
+
+  /** Listens on the socket (and TCP, if given); the harness is then ready. */
+  public Future<Void> listen() {
+    return server
+        .listen()
+        .onSuccess(
+            ignored -> {
+              readiness.socketListening(true);
+              readiness.initialSyncDone();
+            });
   }
 
   /** What the agent does once its initial sync is published. */
