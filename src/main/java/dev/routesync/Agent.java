@@ -173,7 +173,7 @@ public final class Agent {
         new ApiServer(
             vertx,
             table,
-            trust,
+            freshness,
             metrics.serve(),
             readiness,
             config.socket(),

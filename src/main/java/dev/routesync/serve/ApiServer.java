@@ -1,6 +1,7 @@
 package dev.routesync.serve;
 
 import dev.routesync.drift.DriftView;
+import dev.routesync.table.Freshness;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
@@ -40,6 +41,12 @@ public final class ApiServer {
   /** The service name health reports on (the blank name is always SERVING in Vert.x). */
   public static final String HEALTH_SERVICE = "routesync.v1.Registry";
 
+  /**
+   * How often staleness is looked at for Watch streams: it can flip with no version published (an
+   * outage passing --relist-after, a reconnect), and streams then get a message saying so.
+   */
+  static final Duration STALE_CHECK = Duration.ofMillis(500);
+
   private final Vertx vertx;
   private final WatchHub hub;
   private final SocketServer socket;
@@ -50,6 +57,8 @@ public final class ApiServer {
   private final ConnectionGuard socketGuard;
   private final ConnectionGuard tcpGuard;
   private final HttpApi httpApi;
+  private final StaleSignal staleSignal;
+  private long staleCheck = -1;
   private HttpServer tcp;
 
   /**
@@ -71,7 +80,36 @@ public final class ApiServer {
     this(
         vertx,
         table,
-        trust,
+        Freshness.unwatched(trust),
+        observer,
+        readiness,
+        socketPath,
+        tcpAddress,
+        reflection,
+        guards,
+        limits,
+        List.of());
+  }
+
+  /**
+   * As above, telling clients how fresh the table is from {@code freshness} (the agent's, fed by
+   * its watches), whose trust decides what is served.
+   */
+  public ApiServer(
+      Vertx vertx,
+      TableView table,
+      Freshness freshness,
+      ServeObserver observer,
+      Readiness readiness,
+      Path socketPath,
+      Optional<InetSocketAddress> tcpAddress,
+      boolean reflection,
+      ConnectionGuards guards,
+      ConnectionLimits limits) {
+    this(
+        vertx,
+        table,
+        freshness,
         observer,
         readiness,
         socketPath,
@@ -101,6 +139,33 @@ public final class ApiServer {
       ConnectionGuards guards,
       ConnectionLimits limits,
       List<Service> extraServices) {
+    this(
+        vertx,
+        table,
+        Freshness.unwatched(trust),
+        observer,
+        readiness,
+        socketPath,
+        tcpAddress,
+        reflection,
+        guards,
+        limits,
+        extraServices);
+  }
+
+  private ApiServer(
+      Vertx vertx,
+      TableView table,
+      Freshness freshness,
+      ServeObserver observer,
+      Readiness readiness,
+      Path socketPath,
+      Optional<InetSocketAddress> tcpAddress,
+      boolean reflection,
+      ConnectionGuards guards,
+      ConnectionLimits limits,
+      List<Service> extraServices) {
+    TableTrust trust = freshness.trust();
     this.vertx = vertx;
     this.tcpAddress = tcpAddress;
     this.guards = guards;
@@ -111,15 +176,18 @@ public final class ApiServer {
             ? new ConnectionGuard(Listener.TCP, limits, observer)
             : null;
     this.hub = new WatchHub(observer);
-    // Watch streams opened before the table was trusted wait for this to send their first message.
+    this.staleSignal = new StaleSignal(freshness, hub::wakeAll);
+    // Watch streams opened before the table was trusted wait for this to send their first message;
+    // a rise to SYNCED may also end staleness.
     trust.onRaise(hub::wakeAll);
+    trust.onRaise(staleSignal::refresh);
     GrpcServer grpc =
         GrpcServer.server(
             vertx,
             new GrpcServerOptions()
                 .setMaxMessageSize(MAX_REQUEST_BYTES)
                 .setScheduleDeadlineAutomatically(true));
-    grpc.addService(new RegistryGrpc(table, trust, hub, observer));
+    grpc.addService(new RegistryGrpc(table, trust, freshness, staleSignal, hub, observer));
     grpc.addService(
         HealthService.create(vertx)
             .register(HEALTH_SERVICE, () -> Future.succeededFuture(readiness.isReady())));
@@ -130,7 +198,7 @@ public final class ApiServer {
     for (Service extra : extraServices) {
       addExtra(grpc, extra);
     }
-    this.httpApi = new HttpApi(table, trust);
+    this.httpApi = new HttpApi(table, trust, freshness);
     Router router = httpApi.router(vertx);
     this.handler =
         request -> {
@@ -172,6 +240,7 @@ public final class ApiServer {
 
   /** Wakes Watch streams for a newly published version. Register as a table listener. */
   public void published(RoutingTable table) {
+    staleSignal.refresh();
     hub.published(table);
   }
 
@@ -181,6 +250,7 @@ public final class ApiServer {
   }
 
   public Future<Void> listen() {
+    staleCheck = vertx.setPeriodic(STALE_CHECK.toMillis(), id -> staleSignal.refresh());
     if (socketGuard != null) {
       guards.registerUnix(socketGuard);
     }
@@ -247,6 +317,9 @@ public final class ApiServer {
    * Graceful: GOAWAY, Watch streams end with OK, in-flight calls finish, within {@code timeout}.
    */
   public Future<Void> shutdown(Duration timeout) {
+    if (staleCheck >= 0) {
+      vertx.cancelTimer(staleCheck);
+    }
     Future<Void> onTcp =
         tcp == null
             ? Future.succeededFuture()
