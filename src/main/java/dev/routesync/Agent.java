@@ -129,6 +129,7 @@ public final class Agent {
     // The table's two watches (slices or Endpoints, and Services); assigned below, read later.
     this.freshness =
         new Freshness(trust, this::tableWatchesDisconnectedNanos, config.watch().relistAfter());
+    metrics.bindFreshness(freshness);
     this.syncContext = vertx.getOrCreateContext();
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
@@ -175,7 +176,7 @@ public final class Agent {
         new ApiServer(
             vertx,
             table,
-            trust,
+            freshness,
             metrics.serve(),
             readiness,
             config.socket(),

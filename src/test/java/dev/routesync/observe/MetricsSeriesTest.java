@@ -12,6 +12,8 @@ import dev.routesync.rules.MissingReason;
 import dev.routesync.serve.GrpcMethod;
 import dev.routesync.serve.WatchLag;
 import dev.routesync.sync.Batch;
+import dev.routesync.table.Freshness;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -42,6 +44,7 @@ class MetricsSeriesTest {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Metrics metrics = new Metrics(registry);
     metrics.bindTable(new TableWriter(Clock.systemUTC(), 16));
+    metrics.bindFreshness(Freshness.unwatched(TableTrust.synced()));
     for (String kind : KINDS) {
       WatchObserver watch = metrics.watch(kind);
       for (WatchEvent.Type type : WatchEvent.Type.values()) {

@@ -8,6 +8,7 @@ import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.serve.Readiness;
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.Freshness;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The serving side alone: an {@link ApiServer} on a temporary socket over a table the test writes
@@ -40,6 +42,7 @@ public final class ServeHarness implements AutoCloseable {
   private final TableWriter table = new TableWriter(Clock.systemUTC(), 1024);
   private final Readiness readiness = new Readiness();
   private final TableTrust trust;
+  private final Freshness freshness;
   private final Path dir;
   private final ApiServer server;
 
@@ -71,8 +74,22 @@ public final class ServeHarness implements AutoCloseable {
     return new ServeHarness(TableTrust.untrusted(), ConnectionLimits.DEFAULT);
   }
 
+  /**
+   * Serving with the freshness a test steers, as the agent's watches would: {@code trust} (raise it
+   * to serve), how long the watches have been down, and {@link #freshness()}{@code .heard(...)}.
+   */
+  public static ServeHarness watched(
+      TableTrust trust, LongSupplier disconnectedNanos, Duration relistAfter) throws Exception {
+    return new ServeHarness(
+        new Freshness(trust, disconnectedNanos, relistAfter), ConnectionLimits.DEFAULT);
+  }
+
   private ServeHarness(TableTrust trust, ConnectionLimits limits) throws Exception {
-    this(trust, limits, ConnectionGuards.create(), Optional.empty());
+    this(Freshness.unwatched(trust), limits);
+  }
+
+  private ServeHarness(Freshness freshness, ConnectionLimits limits) throws Exception {
+    this(freshness, limits, ConnectionGuards.create(), Optional.empty());
     listen().await(10, TimeUnit.SECONDS);
   }
 
@@ -82,14 +99,24 @@ public final class ServeHarness implements AutoCloseable {
       ConnectionGuards guards,
       Optional<InetSocketAddress> tcp)
       throws Exception {
-    this.trust = trust;
+    this(Freshness.unwatched(trust), limits, guards, tcp);
+  }
+
+  private ServeHarness(
+      Freshness freshness,
+      ConnectionLimits limits,
+      ConnectionGuards guards,
+      Optional<InetSocketAddress> tcp)
+      throws Exception {
+    this.trust = freshness.trust();
+    this.freshness = freshness;
     this.vertx = Vertx.builder().withTransport(guards.transport()).build();
     dir = Files.createTempDirectory("serve");
     server =
         new ApiServer(
             vertx,
             table,
-            trust,
+            freshness,
             metrics.serve(),
             readiness,
             dir.resolve("api.sock"),
@@ -114,6 +141,11 @@ public final class ServeHarness implements AutoCloseable {
   /** What the agent does once its initial sync is published. */
   public void markSynced() {
     trust.raise(TableTrust.Level.SYNCED);
+  }
+
+  /** What the served answers say about staleness; {@code heard(...)} as a watch would. */
+  public Freshness freshness() {
+    return freshness;
   }
 
   public Path socket() {
