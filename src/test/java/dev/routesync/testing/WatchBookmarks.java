@@ -134,9 +134,8 @@ final class WatchBookmarks implements AutoCloseable {
               + nextResourceVersion.getAsLong()
               + "\"}}";
       try {
-        // Through the mock's own listener: it writes each watch's events from one thread, and a
-        // second writer on the same websocket interleaved frames (a watch that then hung at its
-        // first bookmark, seen here).
+        // Through the mock's own listener: it writes each watch's events from one thread, in
+        // order; a second writer on the same websocket could interleave with them.
         SEND.invoke(watch.listener(), object, Watcher.Action.BOOKMARK);
         sent.incrementAndGet();
       } catch (ReflectiveOperationException | RuntimeException closed) {
