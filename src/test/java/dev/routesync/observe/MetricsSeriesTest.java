@@ -6,6 +6,7 @@ import dev.routesync.drift.DriftObserver;
 import dev.routesync.kube.events.EventResult;
 import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.kube.watch.RelistReason;
+import dev.routesync.kube.watch.RestartReason;
 import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.rules.MissingReason;
@@ -53,6 +54,10 @@ class MetricsSeriesTest {
       for (RelistReason reason : RelistReason.values()) {
         watch.relist(reason);
       }
+      for (RestartReason reason : RestartReason.values()) {
+        watch.restarted(reason);
+      }
+      watch.bookmark();
       watch.connected(true);
     }
     metrics.watch(KINDS.get(0)).bindDisconnected(() -> 0);

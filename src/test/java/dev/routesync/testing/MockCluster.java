@@ -14,6 +14,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Pods are indexed by node, as the real API server indexes them: a list or watch of Pods with
  * {@code fieldSelector=spec.nodeName=<node>} sees only that node's Pods (see {@link NodeIndex}).
  * fabric8's own mock ignores that field selector.
+ *
+ * <p>On request ({@link #sendBookmarksEvery}) its watches get BOOKMARK events, which the CRUD mock
+ * never sends and a real API server sends about once a minute.
  */
 public final class MockCluster implements AutoCloseable {
 
@@ -48,10 +52,11 @@ public final class MockCluster implements AutoCloseable {
   private final AtomicBoolean goneOnNextWatch = new AtomicBoolean();
   private final AtomicInteger goneSent = new AtomicInteger();
   private final AtomicBoolean servicesForbidden = new AtomicBoolean();
+  private final WatchBookmarks bookmarks;
 
   public MockCluster() {
     KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(new HashMap<>());
-    NodeIndex.install(crud);
+    bookmarks = new WatchBookmarks(NodeIndex.install(crud)::requestResourceVersion);
     Dispatcher dispatcher =
         new Dispatcher() {
           @Override
@@ -75,7 +80,7 @@ public final class MockCluster implements AutoCloseable {
                         }
                       });
             }
-            return crud.dispatch(request);
+            return bookmarks.track(request, crud.dispatch(request));
           }
 
           @Override
@@ -142,6 +147,24 @@ public final class MockCluster implements AutoCloseable {
         || resource.matches("/api/v1/namespaces/[^/]+/services");
   }
 
+  /**
+   * From now on every open watch gets a BOOKMARK every {@code period}, as from a real API server
+   * (about once a minute there), each with a newer resourceVersion; see {@link WatchBookmarks}.
+   */
+  public void sendBookmarksEvery(Duration period) {
+    bookmarks.every(period);
+  }
+
+  /** No more bookmarks: the mock's own behaviour, and a hung server's. */
+  public void stopBookmarks() {
+    bookmarks.stop();
+  }
+
+  /** Bookmarks sent so far, over all watches. */
+  public int bookmarksSent() {
+    return bookmarks.sent();
+  }
+
   public int goneEventsSent() {
     return goneSent.get();
   }
@@ -172,6 +195,7 @@ public final class MockCluster implements AutoCloseable {
    */
   @Override
   public void close() throws Exception {
+    bookmarks.close();
     front.close();
     client.close();
     Thread destroyer =
