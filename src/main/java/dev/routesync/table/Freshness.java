@@ -52,7 +52,20 @@ public final class Freshness {
     }
   }
 
-  /** When the API server was last heard from; empty before the first list of this process. */
+  /**
+   * Seeds {@link #syncedAt()} with the time a table restored from the state file was last synced by
+   * the agent that wrote it, so a warm start can say how old its table is. Staleness is not
+   * touched: a restored table stays stale until a list confirms it. Like {@link #heard}, it never
+   * moves the time back.
+   */
+  public void restored(Instant lastSyncedAt) {
+    heard(lastSyncedAt);
+  }
+
+  /**
+   * When the API server was last heard from; empty before the first list of this process (or a
+   * restored one).
+   */
   public Optional<Instant> syncedAt() {
     long micros = syncedAtMicros;
     return micros == 0
