@@ -33,8 +33,8 @@ class ServicesForbiddenTest {
       cluster.forbidServices(true);
 
       try (AgentHarness agent = AgentHarness.launch(cluster.url(), Duration.ofSeconds(10))) {
-        // The slice watch synced and its table was published, but nobody is told to trust it.
-        await().atMost(CONVERGE).until(() -> agent.service("shop", "web").isPresent());
+        // The slice watch may have synced, but its half of the first list is held: nothing is
+        // published until the Services watch has synced too.
         await()
             .atMost(CONVERGE)
             .until(
@@ -46,6 +46,8 @@ class ServicesForbiddenTest {
                         >= 2);
         assertThat(agent.agent().readiness().isReady()).isFalse();
         assertThat(agent.agent().initialSync().isComplete()).isFalse();
+        assertThat(agent.published()).isEmpty();
+        assertThat(agent.service("shop", "web")).isEmpty();
 
         cluster.forbidServices(false);
 
