@@ -496,12 +496,25 @@ public final class TableCodec {
       }
       need(length);
       in.readFully(stringBuffer, 0, length);
+      if (ascii(length)) {
+        // Nearly every string (names, IPs, protocols) is ASCII: skip the decoder's buffers.
+        return new String(stringBuffer, 0, length, StandardCharsets.ISO_8859_1);
+      }
       try {
         CharBuffer chars = utf8.decode(ByteBuffer.wrap(stringBuffer, 0, length));
         return chars.toString();
       } catch (CharacterCodingException e) {
         throw malformed("a string that is not UTF-8");
       }
+    }
+
+    private boolean ascii(int length) {
+      for (int i = 0; i < length; i++) {
+        if (stringBuffer[i] < 0) {
+          return false;
+        }
+      }
+      return true;
     }
 
     private interface Read {
