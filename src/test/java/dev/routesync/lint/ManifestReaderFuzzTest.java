@@ -18,18 +18,19 @@ import java.util.List;
 class ManifestReaderFuzzTest {
 
   @FuzzTest
+  // One entry a line in libFuzzer's dictionary file: no entry may hold a newline.
   @DictionaryEntries({
-    "apiVersion: v1\n",
-    "kind: Service\n",
-    "kind: Deployment\n",
-    "apiVersion: apps/v1\n",
-    "kind: List\n",
-    "items:\n",
-    "---\n",
-    "targetPort: http\n",
-    "containerPort: 8080\n",
-    "selector:\n",
-    "template:\n",
+    "apiVersion: v1",
+    "kind: Service",
+    "kind: Deployment",
+    "apiVersion: apps/v1",
+    "kind: List",
+    "items:",
+    "---",
+    "targetPort: http",
+    "containerPort: 8080",
+    "selector:",
+    "template:",
     "&a ",
     "*a",
     "<<: *a",
