@@ -76,7 +76,7 @@ class HttpApiFuzzTest {
       return; // no request line at all
     }
     String answer = exchange(method + " " + target + " HTTP/1.1\r\nhost: localhost\r\n\r\n");
-    int status = Integer.parseInt(answer.substring(9, 12));
+    int status = Integer.parseInt(answer.substring(9, 12)); // "HTTP/1.x NNN"
     assertThat(status).as("%s %s answered %s", method, target, firstLine(answer)).isLessThan(500);
     String head = answer.substring(0, answer.indexOf("\r\n\r\n")).toLowerCase(Locale.ROOT);
     String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
@@ -109,7 +109,9 @@ class HttpApiFuzzTest {
       connection = null;
       throw new AssertionError("no answer to " + firstLine(request) + ": " + closed.getMessage());
     }
-    assertThat(answer).startsWith("HTTP/1.1 ");
+    // HTTP/1.0 when the request line could not be read, so its version is unknown (a 414 for a
+    // line over 4,096 bytes: the fuzzer's first input here, and no bug).
+    assertThat(answer).containsPattern("^HTTP/1\\.[01] [1-5][0-9][0-9] ");
     if (answer.toLowerCase(Locale.ROOT).contains("\r\nconnection: close")) {
       connection.close();
       connection = null;
