@@ -76,6 +76,11 @@ final class ManifestReader {
         throw new LintInputException(file, e.line, "not valid YAML: " + e.getMessage());
       } catch (MarkedYamlEngineException e) {
         throw new LintInputException(file, lineOf(e), "not valid YAML: " + problemOf(e));
+      } catch (IllegalArgumentException e) {
+        // snakeyaml-engine's Tag refuses some decoded tags (a "!%1") with a bare
+        // IllegalArgumentException from the composer, not a YAML exception.
+        throw new LintInputException(
+            file, parser.documentLine(), "not valid YAML: " + e.getMessage());
       } catch (YamlEngineException e) {
         IOException io = ioCause(e);
         if (io != null) {
