@@ -1,5 +1,6 @@
 package dev.routesync.testing;
 
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -156,6 +157,19 @@ public final class MockCluster implements AutoCloseable {
    */
   public void delete(EndpointSlice slice) {
     client.resource(slice).delete();
+  }
+
+  public void apply(Service service) {
+    client.resource(service).createOr(NonDeletingOperation::update);
+  }
+
+  /** Deletes at once, as {@link #delete(EndpointSlice)} does. */
+  public void delete(Service service) {
+    client.resource(service).delete();
+  }
+
+  public List<Service> services() {
+    return client.services().inAnyNamespace().list().getItems();
   }
 
   public List<EndpointSlice> slices() {
