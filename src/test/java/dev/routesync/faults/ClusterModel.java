@@ -98,14 +98,9 @@ final class ClusterModel {
     slices.values().forEach(server::apply);
   }
 
-  /**
-   * One random write, to this model and {@code server}.
-   *
-   * @param slicesOnly only slice writes (while a Services watch resumes without a relist, a Service
-   *     deleted meanwhile would stay as a ghost: the mock never replays deletions)
-   */
-  Done write(Random random, MockCluster server, boolean slicesOnly) {
-    Write write = pick(random, slicesOnly);
+  /** One random write, to this model and {@code server}. */
+  Done write(Random random, MockCluster server) {
+    Write write = pick(random);
     switch (write) {
       case SERVICE_CREATE -> {
         String namespace = pickOf(random, NAMESPACES);
@@ -177,12 +172,9 @@ final class ClusterModel {
     }
   }
 
-  private Write pick(Random random, boolean slicesOnly) {
+  private Write pick(Random random) {
     while (true) {
       Write write = Write.values()[random.nextInt(Write.values().length)];
-      if (slicesOnly && !write.onSlices()) {
-        continue;
-      }
       boolean needsService =
           write == Write.SERVICE_UPDATE
               || write == Write.SERVICE_DELETE

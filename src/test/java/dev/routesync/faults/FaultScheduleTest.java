@@ -49,12 +49,12 @@ import org.slf4j.LoggerFactory;
  *   <li>versions only grew, across the agent's restarts too.
  * </ul>
  *
- * <p>Writes are made only while no list can be under way, or can succeed (the agent connected,
- * every request refused or faulted, or no agent at all): the CRUD mock answers a watch by replaying
- * its current objects and never the deletions made since the list the watch resumes from, so a
- * deletion between an informer's list and its watch would stay a ghost on any agent; a real API
- * server replays it. For the same reason every outage meant to lose deletions lasts longer than
- * relist-after.
+ * <p>The CRUD mock answers a watch by replaying its current objects, and never the deletions made
+ * since the point the watch resumes from, so any client would keep those as ghosts; a real API
+ * server replays them or answers 410 Gone. The suite's mocks answer 410 ({@link
+ * MockCluster#expiringResumes}), so writes may land at any moment, during faults too. An API server
+ * restarted with other objects has no such memory: its outage lasts longer than relist-after, which
+ * is the agent's defence there.
  *
  * <p>Seeded: {@code -Dfaults.seed=N} replays a run (its steps and writes; the timing is the
  * machine's), {@code -Dfaults.schedules=N} runs more; the seed and the counts are printed.
@@ -91,7 +91,7 @@ class FaultScheduleTest {
       throws Exception {
     System.out.printf("fault schedules: seed %d, %d schedules%n", SEED, SCHEDULES);
     long started = System.nanoTime();
-    server = new MockCluster();
+    server = MockCluster.expiringResumes();
     // Every fault makes the watches warn, by design; hundreds of lines would bury a failure.
     Map<String, Level> quieted =
         quiet(
@@ -176,16 +176,16 @@ class FaultScheduleTest {
     switch (step.kind()) {
       case WRITES -> {
         awaitConnected();
-        write(step.writes(), draws, writes, throughout, false);
+        write(step.writes(), draws, writes, throughout);
       }
       case API_RESTART -> {
-        MockCluster next = new MockCluster();
+        MockCluster next = MockCluster.expiringResumes();
         model.copyTo(next);
         proxy.cut();
         MockCluster old = server;
         server = next;
         retired.add(old);
-        write(step.writes(), draws, writes, throughout, false);
+        write(step.writes(), draws, writes, throughout);
         awaitOutage();
         proxy.restore(server.port());
       }
@@ -193,11 +193,10 @@ class FaultScheduleTest {
         // Refused first, so no list gets through while the writes are made.
         proxy.refuse();
         counts.blackHoled += proxy.blackHole();
-        write(step.writes(), draws, writes, throughout, false);
+        write(step.writes(), draws, writes, throughout);
         // Without the watch-silence watchdog a black-holed watch looks healthy forever: the test
-        // cuts it, for longer than relist-after, so that the agent relists.
+        // cuts it, and the watch resumes (410 Gone if it missed a deletion).
         proxy.dropClients();
-        awaitOutage();
         proxy.restore(server.port());
       }
       case THROTTLE, SERVER_ERRORS -> {
@@ -205,6 +204,7 @@ class FaultScheduleTest {
         long target = proxy.answered(fault) + step.faults();
         proxy.failRequests(fault, step.rate(), draws.nextLong());
         proxy.dropClients(); // open watches are left alone: make the agent ask again
+        write(step.writes(), draws, writes, throughout);
         long[] dropped = {System.nanoTime()};
         within(STEP)
             .until(
@@ -226,8 +226,7 @@ class FaultScheduleTest {
         long sent = server.goneEventsSent();
         proxy.refuse();
         proxy.dropClients();
-        // Slices only: the Services watch resumes without a relist, and would keep a deleted one.
-        write(step.writes(), draws, writes, throughout, true);
+        write(step.writes(), draws, writes, throughout);
         server.answerNextWatchWithGone();
         proxy.restore(server.port());
         within(STEP).until(() -> server.goneEventsSent() > sent);
@@ -239,7 +238,7 @@ class FaultScheduleTest {
         agent.kill();
         agent.close(); // only its temporary directory: it is dead
         counts.kills++;
-        write(step.writes(), draws, writes, throughout, false);
+        write(step.writes(), draws, writes, throughout);
         proxy.restore(server.port());
         agent = startAgent();
         agent.awaitInitialSync();
@@ -248,10 +247,9 @@ class FaultScheduleTest {
     }
   }
 
-  private void write(
-      int count, Random draws, List<Done> writes, Set<String> throughout, boolean slicesOnly) {
+  private void write(int count, Random draws, List<Done> writes, Set<String> throughout) {
     for (int i = 0; i < count; i++) {
-      Done done = model.write(draws, server, slicesOnly);
+      Done done = model.write(draws, server);
       writes.add(done);
       counts.write(done.write());
       if (done.write().removes()) {
@@ -279,6 +277,7 @@ class FaultScheduleTest {
     // Nothing writes now: the watches the agent left can close without stalling the mock.
     within(STEP).until(() -> proxy.reapOrphans(QUIET) == 0);
     for (MockCluster each : retired) {
+      counts.expired += each.expiredResumes();
       each.close();
     }
     retired.clear();
@@ -373,6 +372,7 @@ class FaultScheduleTest {
     final Map<ClusterModel.Write, Integer> writes = new EnumMap<>(ClusterModel.Write.class);
     int kills;
     int gone;
+    int expired; // by retired servers; the current one's is added when printed
     int outages;
     int blackHoled;
     long throughout;
@@ -408,8 +408,10 @@ class FaultScheduleTest {
           + versionsChecked
           + ", services that existed throughout "
           + throughout
-          + ", 410s sent "
-          + gone;
+          + ", 410 steps "
+          + gone
+          + ", resumes answered 410 "
+          + (expired + (server == null ? 0 : server.expiredResumes()));
     }
   }
 }

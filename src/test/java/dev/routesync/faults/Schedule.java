@@ -26,16 +26,19 @@ record Schedule(int index, List<Step> steps, long writeSeed) {
     API_RESTART,
     /**
      * The agent's watches are black-holed (open, forwarding nothing) while {@code writes} changes
-     * are made; the watch-silence watchdog or, without it, a cut longer than relist-after recovers.
+     * are made; the watch-silence watchdog or, without it, a cut of the stuck connections recovers.
      */
     BLACK_HOLE,
-    /** A fraction {@code rate} of requests is answered 429 with {@code Retry-After: 1}. */
+    /**
+     * A fraction {@code rate} of requests is answered 429 with {@code Retry-After: 1}, the watches
+     * are dropped so that the agent asks again, and {@code writes} changes are made meanwhile.
+     */
     THROTTLE,
-    /** A fraction {@code rate} of requests is answered 500 with a Status body. */
+    /** As THROTTLE, answered 500 with a Status body. */
     SERVER_ERRORS,
     /**
-     * The watches drop, {@code writes} slice changes are made, and the slice watch's resumption is
-     * answered with an in-stream 410 Gone, so fabric8 relists in place.
+     * The watches drop, {@code writes} changes are made, and the slice watch's resumption is
+     * answered with an in-stream 410 Gone whatever it missed, so fabric8 relists in place.
      */
     GONE,
     /** The agent dies without draining; {@code writes} changes are made; a new agent starts. */

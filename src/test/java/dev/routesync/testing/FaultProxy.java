@@ -58,6 +58,7 @@ public final class FaultProxy implements AutoCloseable {
   private final AtomicLong upgrades = new AtomicLong();
   private final AtomicLong tooManyRequests = new AtomicLong();
   private final AtomicLong serverErrors = new AtomicLong();
+  private final AtomicLong discarded = new AtomicLong();
   private NetServer server;
   private volatile int targetPort;
   private volatile Plan plan;
@@ -72,8 +73,39 @@ public final class FaultProxy implements AutoCloseable {
 
   public FaultProxy(int targetPort) throws Exception {
     this.targetPort = targetPort;
-    this.server = listen(0);
+    this.server = listenOutsideEphemeralPorts();
     this.port = server.actualPort();
+  }
+
+  /**
+   * A port the kernel never hands out as a connection's source port. While the proxy is refusing,
+   * the agent keeps connecting to this port; had it come from the ephemeral range, one of those
+   * connections (or any other on the machine) could take it as its own source port, even connect to
+   * itself, and the proxy could not listen again ("Address already in use", seen in a run).
+   */
+  private NetServer listenOutsideEphemeralPorts() throws Exception {
+    int low = ephemeralLow();
+    Random random = new Random();
+    for (int attempt = 0; attempt < 50 && low > 11_000; attempt++) {
+      int candidate = 10_000 + random.nextInt(low - 11_000);
+      try {
+        return listen(candidate);
+      } catch (Exception taken) {
+        // Someone listens there: another one.
+      }
+    }
+    return listen(0);
+  }
+
+  private static int ephemeralLow() {
+    try {
+      String range =
+          java.nio.file.Files.readString(
+              java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+      return Integer.parseInt(range.trim().split("\\s+")[0]);
+    } catch (Exception e) {
+      return 32_768; // Linux's default
+    }
   }
 
   private NetServer listen(int onPort) throws Exception {
@@ -195,6 +227,11 @@ public final class FaultProxy implements AutoCloseable {
       case TOO_MANY_REQUESTS -> tooManyRequests.get();
       case SERVER_ERROR -> serverErrors.get();
     };
+  }
+
+  /** Bytes the server sent that went nowhere (black-holed, or an orphan's). */
+  public long discardedBytes() {
+    return discarded.get();
   }
 
   /** Connections whose client side is open. */
@@ -378,6 +415,8 @@ public final class FaultProxy implements AutoCloseable {
       lastServerBytesNanos = System.nanoTime();
       if (!blackHoled && !clientGone) {
         in.write(data);
+      } else {
+        discarded.addAndGet(data.length());
       }
     }
 

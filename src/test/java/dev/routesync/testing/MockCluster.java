@@ -49,10 +49,26 @@ public final class MockCluster implements AutoCloseable {
   private final AtomicBoolean goneOnNextWatch = new AtomicBoolean();
   private final AtomicInteger goneSent = new AtomicInteger();
   private final AtomicBoolean servicesForbidden = new AtomicBoolean();
+  private final ExpiredResumes resumes; // null: the mock's own watches
 
   public MockCluster() {
+    this(false);
+  }
+
+  /**
+   * A mock whose watches are as faithful about deletions as a real API server's: a watch resuming
+   * from before a deletion it cannot replay is answered 410 Gone (see {@link ExpiredResumes}).
+   * Tests that make deletions while a client lists or reconnects need it; without it those
+   * deletions are never sent and stay as ghosts on any client.
+   */
+  public static MockCluster expiringResumes() {
+    return new MockCluster(true);
+  }
+
+  private MockCluster(boolean expireResumes) {
     KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(new HashMap<>());
     NodeIndex.install(crud);
+    this.resumes = expireResumes ? new ExpiredResumes(crud) : null;
     Dispatcher dispatcher =
         new Dispatcher() {
           @Override
@@ -76,7 +92,9 @@ public final class MockCluster implements AutoCloseable {
                         }
                       });
             }
-            return crud.dispatch(request);
+            return resumes == null
+                ? crud.dispatch(request)
+                : resumes.dispatch(request, crud::dispatch);
           }
 
           @Override
@@ -145,6 +163,11 @@ public final class MockCluster implements AutoCloseable {
 
   public int goneEventsSent() {
     return goneSent.get();
+  }
+
+  /** Watches answered 410 for resuming from before a deletion ({@link #expiringResumes}). */
+  public int expiredResumes() {
+    return resumes == null ? 0 : resumes.expired();
   }
 
   public void apply(EndpointSlice slice) {

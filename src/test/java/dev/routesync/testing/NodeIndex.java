@@ -79,7 +79,7 @@ public final class NodeIndex extends KubernetesAttributesExtractor {
     }
   }
 
-  private static Object read(Object owner, String name) throws ReflectiveOperationException {
+  static Object read(Object owner, String name) throws ReflectiveOperationException {
     for (Class<?> type = owner.getClass(); type != null; type = type.getSuperclass()) {
       try {
         Field field = type.getDeclaredField(name);
