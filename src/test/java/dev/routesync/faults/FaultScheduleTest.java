@@ -73,14 +73,15 @@ class FaultScheduleTest {
   // loaded runs (STACK-NOTES, ApiServerOutageTest), so a settle may wait out two such stalls.
   private static final Duration STEP = Duration.ofSeconds(30);
   private static final Duration SETTLE = Duration.ofSeconds(60);
-  // A mock connection that has carried nothing this long has no send under way (see FaultProxy).
-  private static final Duration QUIET = Duration.ofMillis(100);
 
   private final Random random = new Random(SEED);
   private final ClusterModel model = new ClusterModel();
   private final Counts counts = new Counts();
   private final List<MockCluster> retired = new ArrayList<>();
   private final List<AgentHarness> incarnations = new ArrayList<>();
+  private final StateFile state = StateFile.create();
+  private volatile long agentStartedMillis;
+  private volatile long lastPublishMillis;
   private MockCluster server;
   private FaultProxy proxy;
   private AgentHarness agent;
@@ -107,6 +108,7 @@ class FaultScheduleTest {
       for (int index = 0; index < SCHEDULES; index++) {
         run(Schedule.draw(random, index));
       }
+      counts.orphans = proxy.orphans();
     } finally {
       if (agent != null) {
         proxy.cut();
@@ -120,6 +122,7 @@ class FaultScheduleTest {
       }
       server.close();
       quieted.forEach((name, level) -> logger(name).setLevel(level));
+      state.delete();
     }
     System.out.printf(
         "fault schedules: seed %d, %d schedules in %d s; %s%n",
@@ -232,13 +235,18 @@ class FaultScheduleTest {
         within(STEP).until(() -> server.goneEventsSent() > sent);
         counts.gone++;
       }
-      case KILL_AND_RESTART -> {
+      case KILL_AND_RESTART, CORRUPT_STATE -> {
+        awaitStateFlushed();
         proxy.refuse();
         proxy.dropClients();
         agent.kill();
         agent.close(); // only its temporary directory: it is dead
         counts.kills++;
         write(step.writes(), draws, writes, throughout);
+        if (step.kind() == Kind.CORRUPT_STATE) {
+          state.corrupt(Schedule.Corruption.of(step.faults()), draws);
+          counts.corruptions++;
+        }
         proxy.restore(server.port());
         agent = startAgent();
         agent.awaitInitialSync();
@@ -274,8 +282,6 @@ class FaultScheduleTest {
                     .as("the table after %s", replay)
                     .isEqualTo(expected));
     within(SETTLE).until(agent::connected);
-    // Nothing writes now: the watches the agent left can close without stalling the mock.
-    within(STEP).until(() -> proxy.reapOrphans(QUIET) == 0);
     for (MockCluster each : retired) {
       counts.expired += each.expiredResumes();
       each.close();
@@ -345,6 +351,18 @@ class FaultScheduleTest {
     counts.outages++;
   }
 
+  /**
+   * Once the agent persists its table, waits until the state file holds its last version, so that a
+   * warm start serves what the dead agent last served (a SIGKILL within --state-flush of a publish
+   * loses that version, which the agent accepts; the invariants here are about what it does with
+   * what it has). Before persistence lands, nothing to wait for.
+   */
+  private void awaitStateFlushed() {
+    if (state.writtenSince(agentStartedMillis)) {
+      within(STEP).until(() -> state.writtenSince(lastPublishMillis));
+    }
+  }
+
   private AgentHarness startAgent() throws Exception {
     WatchSettings watch =
         new WatchSettings(
@@ -357,8 +375,11 @@ class FaultScheduleTest {
             Duration.ofMillis(25));
     CoalescerSettings coalescer =
         new CoalescerSettings(Duration.ofMillis(random.nextInt(11)), Duration.ofMillis(100), 5000);
+    agentStartedMillis = System.currentTimeMillis();
     AgentHarness started =
-        AgentHarness.launchWith(proxy.url(), coalescer, config -> config.withWatch(watch));
+        AgentHarness.launchWith(
+            proxy.url(), coalescer, config -> config.withWatch(watch).withState(state.settings()));
+    started.agent().onPublish(table -> lastPublishMillis = System.currentTimeMillis());
     incarnations.add(started);
     return started;
   }
@@ -371,6 +392,8 @@ class FaultScheduleTest {
     final Map<Kind, Integer> steps = new EnumMap<>(Kind.class);
     final Map<ClusterModel.Write, Integer> writes = new EnumMap<>(ClusterModel.Write.class);
     int kills;
+    int corruptions;
+    int orphans;
     int gone;
     int expired; // by retired servers; the current one's is added when printed
     int outages;
@@ -400,8 +423,13 @@ class FaultScheduleTest {
           + blackHoled
           + ", outages past relist-after "
           + outages
+          + ", watches left open for the mock "
+          + orphans
           + ", kills "
           + kills
+          + " ("
+          + corruptions
+          + " with the state file corrupted)"
           + ", agents "
           + incarnations.size()
           + ", versions checked "

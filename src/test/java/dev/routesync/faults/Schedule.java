@@ -41,11 +41,30 @@ record Schedule(int index, List<Step> steps, long writeSeed) {
      * answered with an in-stream 410 Gone whatever it missed, so fabric8 relists in place.
      */
     GONE,
-    /** The agent dies without draining; {@code writes} changes are made; a new agent starts. */
-    KILL_AND_RESTART;
+    /**
+     * The agent dies without draining (once its state file holds its last version); {@code writes}
+     * changes are made; a new agent starts from the state file.
+     */
+    KILL_AND_RESTART,
+    /**
+     * As KILL_AND_RESTART, and the state file is corrupted before the new agent starts: truncated,
+     * bit-flipped or emptied ({@code faults} picks which).
+     */
+    CORRUPT_STATE;
 
     boolean isFault() {
       return this != WRITES;
+    }
+  }
+
+  /** How CORRUPT_STATE damages the state file. */
+  enum Corruption {
+    TRUNCATED,
+    BIT_FLIPPED,
+    EMPTY;
+
+    static Corruption of(int draw) {
+      return values()[draw % values().length];
     }
   }
 
@@ -60,6 +79,7 @@ record Schedule(int index, List<Step> steps, long writeSeed) {
       return switch (kind) {
         case WRITES -> "WRITES(" + writes + ")";
         case THROTTLE, SERVER_ERRORS -> kind + "(rate=" + rate + ", faults=" + faults + ")";
+        case CORRUPT_STATE -> kind + "(writes=" + writes + ", " + Corruption.of(faults) + ")";
         default -> kind + "(writes=" + writes + ")";
       };
     }
