@@ -57,13 +57,20 @@ import org.slf4j.LoggerFactory;
  * is the agent's defence there.
  *
  * <p>Seeded: {@code -Dfaults.seed=N} replays a run (its steps and writes; the timing is the
- * machine's), {@code -Dfaults.schedules=N} runs more; the seed and the counts are printed.
+ * machine's), {@code -Dfaults.schedules=N} runs more; the seed and the counts are printed. {@code
+ * -Dfaults.watchSilence=2s} gives the agents that --watch-silence and leaves black-holed watches to
+ * the watchdog.
  */
 class FaultScheduleTest {
 
   private static final long SEED = Long.getLong("faults.seed", 20261201L);
   private static final int SCHEDULES = Integer.getInteger("faults.schedules", 50);
   private static final boolean VERBOSE = Boolean.getBoolean("faults.verbose");
+
+  // The watch-silence watchdog's --watch-silence; "off" leaves the default (5 m): black-holed
+  // watches are then recovered by cutting them, as nothing else would notice them.
+  private static final String SILENCE = System.getProperty("faults.watchSilence", "off");
+  private static final boolean WATCHDOG = !SILENCE.equals("off");
 
   private static final Duration RELIST_AFTER = Duration.ofMillis(400);
   // An outage meant to make the agent relist lasts this much longer than relist-after: both watches
@@ -90,7 +97,8 @@ class FaultScheduleTest {
   @Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES) // 500 schedules take ~10 min
   void everyScheduleSettlesToTheServersObjectsWithoutEmptyServicesOrFallingVersions()
       throws Exception {
-    System.out.printf("fault schedules: seed %d, %d schedules%n", SEED, SCHEDULES);
+    System.out.printf(
+        "fault schedules: seed %d, %d schedules, watch silence %s%n", SEED, SCHEDULES, SILENCE);
     long started = System.nanoTime();
     server = MockCluster.expiringResumes();
     // Every fault makes the watches warn, by design; hundreds of lines would bury a failure.
@@ -197,9 +205,11 @@ class FaultScheduleTest {
         proxy.refuse();
         counts.blackHoled += proxy.blackHole();
         write(step.writes(), draws, writes, throughout);
-        // Without the watch-silence watchdog a black-holed watch looks healthy forever: the test
-        // cuts it, and the watch resumes (410 Gone if it missed a deletion).
-        proxy.dropClients();
+        if (!WATCHDOG) {
+          // Without the watch-silence watchdog a black-holed watch looks healthy forever: the
+          // test cuts it, and the watch resumes (410 Gone if it missed a deletion).
+          proxy.dropClients();
+        } // else the watchdog relists once the watch has been silent for --watch-silence
         proxy.restore(server.port());
       }
       case THROTTLE, SERVER_ERRORS -> {
@@ -372,7 +382,10 @@ class FaultScheduleTest {
             Duration.ZERO,
             Duration.ofMillis(20),
             Duration.ofMillis(200),
-            Duration.ofMillis(25));
+            Duration.ofMillis(25),
+            WATCHDOG
+                ? dev.routesync.units.Durations.parse(SILENCE)
+                : WatchSettings.DEFAULT_WATCH_SILENCE);
     CoalescerSettings coalescer =
         new CoalescerSettings(Duration.ofMillis(random.nextInt(11)), Duration.ofMillis(100), 5000);
     agentStartedMillis = System.currentTimeMillis();
