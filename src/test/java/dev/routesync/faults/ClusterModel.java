@@ -78,6 +78,7 @@ final class ClusterModel {
   private final Map<String, Service> services = new TreeMap<>();
   private final Map<String, EndpointSlice> slices = new TreeMap<>();
   private int sliceCounter;
+  private int markers;
 
   /** A starting cluster: every Service labelled, with one or two slices of ready pods. */
   void seed(Random random, MockCluster server) {
@@ -170,6 +171,36 @@ final class ClusterModel {
       }
       default -> throw new IllegalStateException(write.toString());
     }
+  }
+
+  /**
+   * A write the table must show: a new labelled slice whose ready pod has an IP no other pod has,
+   * in a Service chosen at random.
+   */
+  Done visibleWrite(Random random, MockCluster server) {
+    String namespace = pickOf(random, NAMESPACES);
+    String service = pickOf(random, SERVICES);
+    Service owner = services.get(namespace + "/" + service);
+    if (owner != null && !labelled(owner)) {
+      put(server, withLabel(owner, true));
+    }
+    int marker = markers++;
+    EndpointSlice slice =
+        Slices.slice(
+            namespace,
+            service + "-" + sliceCounter++,
+            service,
+            true,
+            8080,
+            List.of(
+                new Pod(
+                    "m" + marker,
+                    "10.1." + marker / 250 + "." + (1 + marker % 250),
+                    "node-0",
+                    "zone-0",
+                    Conditions.READY)));
+    put(server, slice);
+    return new Done(Write.SLICE_CREATE, key(slice));
   }
 
   private Write pick(Random random) {

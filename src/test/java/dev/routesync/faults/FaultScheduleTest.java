@@ -87,9 +87,10 @@ class FaultScheduleTest {
   private final List<MockCluster> retired = new ArrayList<>();
   private final List<AgentHarness> incarnations = new ArrayList<>();
   private final StateFile state = StateFile.create();
-  private volatile long agentStartedMillis;
-  private volatile long lastPublishMillis;
+  private volatile java.time.Instant stateAtStart; // the file's time when the agent started
+  private volatile java.time.Instant lastPublish = java.time.Instant.EPOCH;
   private MockCluster server;
+  private String current = ""; // the schedule running, for messages
   private FaultProxy proxy;
   private AgentHarness agent;
 
@@ -148,6 +149,7 @@ class FaultScheduleTest {
     Set<String> throughout = new TreeSet<>(model.nonEmpty());
     Mark mark = new Mark(incarnations.size() - 1, agent.published().size());
     String context = "seed " + SEED + ", " + schedule;
+    current = context;
     for (Step step : schedule.steps()) {
       counts.step(step.kind());
       long stepStart = System.nanoTime();
@@ -205,12 +207,18 @@ class FaultScheduleTest {
         proxy.refuse();
         counts.blackHoled += proxy.blackHole();
         write(step.writes(), draws, writes, throughout);
+        Done visible = model.visibleWrite(draws, server);
+        writes.add(visible);
+        counts.write(visible.write());
+        throughout.retainAll(model.nonEmpty());
         if (!WATCHDOG) {
           // Without the watch-silence watchdog a black-holed watch looks healthy forever: the
           // test cuts it, and the watch resumes (410 Gone if it missed a deletion).
           proxy.dropClients();
         } // else the watchdog relists once the watch has been silent for --watch-silence
         proxy.restore(server.port());
+        // What the black hole swallowed must appear now, before any later step drops the watches.
+        awaitTable("the black hole in " + step + " of " + current + ", writes " + writes);
       }
       case THROTTLE, SERVER_ERRORS -> {
         Fault fault = step.kind() == Kind.THROTTLE ? Fault.TOO_MANY_REQUESTS : Fault.SERVER_ERROR;
@@ -285,18 +293,26 @@ class FaultScheduleTest {
     assertThat(expected)
         .as("the test's model and the server disagree (a test defect): %s", replay)
         .isEqualTo(model.expected());
-    within(SETTLE)
-        .untilAsserted(
-            () ->
-                assertThat(ClusterModel.published(agent.table()))
-                    .as("the table after %s", replay)
-                    .isEqualTo(expected));
+    awaitTable(replay, expected);
     within(SETTLE).until(agent::connected);
     for (MockCluster each : retired) {
       counts.expired += each.expiredResumes();
       each.close();
     }
     retired.clear();
+  }
+
+  private void awaitTable(String context) {
+    awaitTable(context, model.expected());
+  }
+
+  private void awaitTable(String context, Map<ServiceKey, Entry> expected) {
+    within(SETTLE)
+        .untilAsserted(
+            () ->
+                assertThat(ClusterModel.published(agent.table()))
+                    .as("the table after %s", context)
+                    .isEqualTo(expected));
   }
 
   /** Every version published during the schedule held each Service that existed throughout. */
@@ -368,8 +384,8 @@ class FaultScheduleTest {
    * what it has). Before persistence lands, nothing to wait for.
    */
   private void awaitStateFlushed() {
-    if (state.writtenSince(agentStartedMillis)) {
-      within(STEP).until(() -> state.writtenSince(lastPublishMillis));
+    if (state.writtenAfter(stateAtStart)) { // this agent writes it
+      within(STEP).until(() -> state.writtenAfter(lastPublish));
     }
   }
 
@@ -388,11 +404,11 @@ class FaultScheduleTest {
                 : WatchSettings.DEFAULT_WATCH_SILENCE);
     CoalescerSettings coalescer =
         new CoalescerSettings(Duration.ofMillis(random.nextInt(11)), Duration.ofMillis(100), 5000);
-    agentStartedMillis = System.currentTimeMillis();
+    stateAtStart = state.modified();
     AgentHarness started =
         AgentHarness.launchWith(
             proxy.url(), coalescer, config -> config.withWatch(watch).withState(state.settings()));
-    started.agent().onPublish(table -> lastPublishMillis = System.currentTimeMillis());
+    started.agent().onPublish(table -> lastPublish = java.time.Instant.now());
     incarnations.add(started);
     return started;
   }

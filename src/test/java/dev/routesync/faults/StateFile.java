@@ -36,15 +36,19 @@ final class StateFile {
     return new StateSettings(Optional.of(file), Duration.ofMillis(100));
   }
 
-  /** Whether an agent has written the file at or after {@code millis} (wall clock). */
-  boolean writtenSince(long millis) {
+  /** When the file was last written, or null when there is none. */
+  java.time.Instant modified() {
     try {
-      return Files.isRegularFile(file)
-          && Files.getLastModifiedTime(file).toMillis() >= millis
-          && Files.size(file) > 0;
+      return Files.isRegularFile(file) ? Files.getLastModifiedTime(file).toInstant() : null;
     } catch (IOException e) {
-      return false; // being replaced right now
+      return null; // being replaced right now
     }
+  }
+
+  /** Whether the file was written after {@code instant} (null: never). */
+  boolean writtenAfter(java.time.Instant instant) {
+    java.time.Instant modified = modified();
+    return modified != null && (instant == null || modified.isAfter(instant));
   }
 
   /** Damages the file; with none there yet, puts garbage in its place. */

@@ -6,7 +6,6 @@ import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -61,7 +60,8 @@ public final class FaultProxy implements AutoCloseable {
   private final AtomicLong tooManyRequests = new AtomicLong();
   private final AtomicLong serverErrors = new AtomicLong();
   private final AtomicLong discarded = new AtomicLong();
-  private NetServer server;
+  private final NetServer server;
+  private volatile boolean refusing;
   private volatile int targetPort;
   private volatile Plan plan;
 
@@ -113,7 +113,14 @@ public final class FaultProxy implements AutoCloseable {
   private NetServer listen(int onPort) throws Exception {
     return vertx
         .createNetServer()
-        .connectHandler(in -> new Relay(in).start())
+        .connectHandler(
+            in -> {
+              if (refusing) {
+                in.close();
+              } else {
+                new Relay(in).start();
+              }
+            })
         .listen(onPort, "127.0.0.1")
         .await(10, TimeUnit.SECONDS);
   }
@@ -161,12 +168,13 @@ public final class FaultProxy implements AutoCloseable {
     return count;
   }
 
-  /** Stops listening: new connections are refused. Open ones stay as they are. */
-  public synchronized void refuse() throws Exception {
-    if (server != null) {
-      server.close().await(10, TimeUnit.SECONDS);
-      server = null;
-    }
+  /**
+   * New connections are closed as soon as they are accepted, as by a server that is not there; open
+   * ones stay as they are. (The listener itself stays: closing a Vert.x server closes every
+   * connection it accepted, and its port was not always free again at once.)
+   */
+  public void refuse() {
+    refusing = true;
   }
 
   /** Drops the client side of every connection at once (the server sides of watches stay). */
@@ -177,34 +185,15 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   /** A stopped server, as the client sees it: connections refused and every one dropped. */
-  public void cut() throws Exception {
+  public void cut() {
     refuse();
     dropClients();
   }
 
-  /** Listens again on the same port, forwarding new connections to {@code newTargetPort}. */
-  public synchronized void restore(int newTargetPort) throws Exception {
+  /** Accepts connections again, forwarding new ones to {@code newTargetPort}. */
+  public void restore(int newTargetPort) {
     targetPort = newTargetPort;
-    if (server != null) {
-      return;
-    }
-    // The port of a listener closed a moment ago is not always free yet ("Address already in use"
-    // when restored 3 ms after a refusal, twice in 50-schedule runs): try again, for a while.
-    NetServer[] listening = new NetServer[1];
-    org.awaitility.Awaitility.await()
-        .atMost(Duration.ofSeconds(10))
-        .pollDelay(Duration.ZERO)
-        .pollInterval(Duration.ofMillis(20))
-        .ignoreExceptionsMatching(
-            e ->
-                e instanceof java.net.BindException
-                    || e.getCause() instanceof java.net.BindException)
-        .until(
-            () -> {
-              listening[0] = listen(port);
-              return true;
-            });
-    server = listening[0];
+    refusing = false;
   }
 
   /** Watches whose client has gone while the server's side is kept open (see the class comment). */
@@ -255,6 +244,7 @@ public final class FaultProxy implements AutoCloseable {
   @Override
   public void close() throws Exception {
     refuse();
+    server.close().await(10, TimeUnit.SECONDS);
     for (Relay relay : relays) {
       relay.in.close();
       relay.closeServerSide();
