@@ -26,8 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * request by request (the client does not pipeline, so each request arrives after the previous
  * response), and judges each request, the websocket upgrade included, before it reaches the server.
  * A faulted request is answered by the proxy with {@code Connection: close}. Once a connection is
- * upgraded it is relayed as raw bytes; a plain watch (chunked HTTP) is relayed the same way, since
- * its response never ends.
+ * upgraded it is relayed as raw bytes. Responses are always relayed as they come, so fabric8's
+ * fallback, a plain watch (a GET whose chunked response never ends), passes too; the black hole and
+ * the orphans below apply to upgraded connections only, the only watches fabric8 opens here (it
+ * falls back only when an upgrade is answered 200 or 503, which this proxy never sends).
  *
  * <p>The CRUD mock blocks its event loop for up to a minute when a watch connection closes, cleanly
  * or not, while it is sending on it (STACK-NOTES). So the mock never sees a watch close from here
