@@ -39,8 +39,17 @@ EXPOSE 9464
 # ENTRYPOINT (`sh -c "java ..."`) makes the shell PID 1; it does not forward SIGTERM, the JVM never
 # hears it, and the pod is SIGKILLed at the end of its grace period with its streams reset, as
 # the draining seed describes.
-# Container-aware memory: the heap follows the cgroup limit (75% leaves room for metaspace, thread
-# stacks and Netty's direct buffers), and an OutOfMemoryError ends the process so Kubernetes
-# restarts it instead of leaving a half-working agent.
-ENTRYPOINT ["/opt/jre/bin/java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/routesync.jar"]
+# Memory: an explicit layout for the DaemonSet's 256Mi limit, measured with 1,000 Watch streams by
+# scripts/soak-memory.sh (README, Install, "Memory budget"). Percentages of the limit are not used:
+# with MaxRAMPercentage=75 the heap alone could take 192 MiB while the non-heap (metaspace, code,
+# symbols, Netty's buffers, malloc) measured ~110 MiB, and the kernel OOM-killed the agent before the
+# JVM noticed. Each non-heap area is capped so that a runaway one fails as a JVM OutOfMemoryError
+# (and ExitOnOutOfMemoryError restarts the container with a message) instead of a SIGKILL.
+# A different limit needs a different layout: set JAVA_TOOL_OPTIONS in the DaemonSet (its test
+# checks that the flags fit the limit). scripts/check-runtime.sh and scripts/soak-memory.sh read
+# this line (scripts/image-env.sh).
+ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -Xms96m -Xmx96m -XX:MaxMetaspaceSize=80m -XX:ReservedCodeCacheSize=32m -XX:MaxDirectMemorySize=16m -Xss512k -XX:ActiveProcessorCount=2 -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError"
+# glibc's malloc keeps up to 8 arenas per CPU, each holding freed memory: two are enough here.
+ENV MALLOC_ARENA_MAX=2
+ENTRYPOINT ["/opt/jre/bin/java", "-jar", "/app/routesync.jar"]
 CMD ["agent"]

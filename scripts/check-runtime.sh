@@ -13,8 +13,12 @@ cd "$(dirname "$0")/.."
 
 JAR=target/routesync.jar
 JRE=target/jre
-# The Dockerfile's ENTRYPOINT flags, so a flag the runtime rejects fails here.
-JVM_FLAGS=(-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError)
+# The image's JVM flags (the Dockerfile's JAVA_TOOL_OPTIONS), so a flag the runtime rejects fails
+# here. Given on the command line: JAVA_TOOL_OPTIONS would add a "Picked up" line to --version.
+read -ra JVM_FLAGS <<< "$(scripts/image-env.sh JAVA_TOOL_OPTIONS)"
+[[ ${#JVM_FLAGS[@]} -gt 0 ]] || { echo "check-runtime: FAIL: no JAVA_TOOL_OPTIONS in the Dockerfile" >&2; exit 1; }
+export MALLOC_ARENA_MAX
+MALLOC_ARENA_MAX=$(scripts/image-env.sh MALLOC_ARENA_MAX)
 EXPECTED_VERSION="routesync $(sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -n 1)"
 
 pass() { echo "check-runtime: PASS: $*"; }

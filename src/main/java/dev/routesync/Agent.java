@@ -81,7 +81,7 @@ public final class Agent {
 
   private final AgentConfig config;
   private final Vertx vertx;
-  private final ConnectionGuards guards = ConnectionGuards.create();
+  private final ConnectionGuards guards;
   private final PrometheusMeterRegistry registry;
   private final Metrics metrics;
   private final TableWriter table;
@@ -109,6 +109,8 @@ public final class Agent {
 
   private Agent(AgentConfig config, Config kubeConfig) {
     this.config = config;
+    // The accept hook, which also keeps the socket to --allow-uids/--allow-gids.
+    this.guards = ConnectionGuards.create(config.peers());
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     this.metrics = new Metrics(registry);
     this.vertx =
@@ -127,6 +129,7 @@ public final class Agent {
     // The table's two watches (slices or Endpoints, and Services); assigned below, read later.
     this.freshness =
         new Freshness(trust, this::tableWatchesDisconnectedNanos, config.watch().relistAfter());
+    metrics.bindFreshness(freshness);
     this.syncContext = vertx.getOrCreateContext();
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
@@ -173,7 +176,7 @@ public final class Agent {
         new ApiServer(
             vertx,
             table,
-            trust,
+            freshness,
             metrics.serve(),
             readiness,
             config.socket(),

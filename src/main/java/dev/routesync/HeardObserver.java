@@ -1,6 +1,7 @@
 package dev.routesync;
 
 import dev.routesync.kube.watch.RelistReason;
+import dev.routesync.kube.watch.RestartReason;
 import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.table.Freshness;
@@ -9,7 +10,7 @@ import java.util.function.LongSupplier;
 
 /**
  * A table watch's observer that also tells {@link Freshness} when the API server was last heard
- * from (a completed list, an event), so {@code synced_at} is the watches' own account.
+ * from (a completed list, an event, a bookmark), so {@code synced_at} is the watches' own account.
  */
 final class HeardObserver implements WatchObserver {
 
@@ -35,9 +36,21 @@ final class HeardObserver implements WatchObserver {
     freshness.heard(clock.instant());
   }
 
+  /** A bookmark confirms the watch's state as of now, as an event does. */
+  @Override
+  public void bookmark() {
+    delegate.bookmark();
+    freshness.heard(clock.instant());
+  }
+
   @Override
   public void relist(RelistReason reason) {
     delegate.relist(reason);
+  }
+
+  @Override
+  public void restarted(RestartReason reason) {
+    delegate.restarted(reason);
   }
 
   @Override

@@ -5,6 +5,8 @@ import dev.routesync.api.v1.ListResponse;
 import dev.routesync.api.v1.RegistryGrpcClient;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.api.v1.StatusRequest;
+import dev.routesync.api.v1.StatusResponse;
 import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.api.v1.WatchRequest;
 import io.vertx.core.Future;
@@ -121,6 +123,33 @@ public final class AgentClient implements AutoCloseable {
                 error ->
                     error instanceof InvalidStatusException status
                             && status.actualStatus() == GrpcStatus.NOT_FOUND
+                        ? Future.succeededFuture(Optional.empty())
+                        : Future.failedFuture(error)));
+  }
+
+  /**
+   * How the agent's table stands (Status): answered before its first sync too. Fails when the agent
+   * predates Status; see {@link #statusIfServed}.
+   */
+  public StatusResponse status() {
+    return statusIfServed()
+        .orElseThrow(
+            () ->
+                new AgentCallException(
+                    "the agent on "
+                        + socket
+                        + " does not answer Status (an agent older than this client)"));
+  }
+
+  /** Status, or empty from an agent older than Status (UNIMPLEMENTED). */
+  public Optional<StatusResponse> statusIfServed() {
+    return await(
+        onEventLoop(() -> unary(RegistryGrpcClient.Status, StatusRequest.getDefaultInstance()))
+            .map(Optional::of)
+            .recover(
+                error ->
+                    error instanceof InvalidStatusException status
+                            && status.actualStatus() == GrpcStatus.UNIMPLEMENTED
                         ? Future.succeededFuture(Optional.empty())
                         : Future.failedFuture(error)));
   }

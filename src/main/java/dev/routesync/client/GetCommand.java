@@ -2,10 +2,18 @@ package dev.routesync.client;
 
 import picocli.CommandLine.Command;
 
-/** {@code routesync get}: a parent for {@code services}, {@code endpoints} and {@code drift}. */
+/**
+ * {@code routesync get}: a parent for {@code services}, {@code endpoints}, {@code drift} and {@code
+ * status}.
+ */
 @Command(
     name = "get",
     mixinStandardHelpOptions = true,
     description = "Show what the agent on this node serves to its sidecars.",
-    subcommands = {GetServicesCommand.class, GetEndpointsCommand.class, GetDriftCommand.class})
+    subcommands = {
+      GetServicesCommand.class,
+      GetEndpointsCommand.class,
+      GetDriftCommand.class,
+      GetStatusCommand.class
+    })
 public final class GetCommand {}

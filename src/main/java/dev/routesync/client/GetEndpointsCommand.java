@@ -4,6 +4,7 @@ import dev.routesync.api.ApiJson;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.api.v1.ServiceRef;
+import dev.routesync.api.v1.StatusResponse;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -52,11 +53,39 @@ public final class GetEndpointsCommand implements Callable<Integer> {
             return ExitCode.SOFTWARE;
           }
           ServiceEndpoints endpoints = resolved.get();
+          // Resolve's answer has no staleness (it is the table's, not the Service's): Status says.
+          Optional<StatusResponse> status = agent.statusIfServed();
           if (options.output() == OutputFormat.JSON) {
-            out.print(ApiJson.pretty(endpoints));
-          } else if (endpoints.getEndpointsCount() == 0) {
+            // As GET /v1/services/{namespace}/{name}; an older agent's answer, as it was.
+            out.print(
+                status
+                    .map(
+                        answer ->
+                            ApiJson.prettyService(
+                                endpoints,
+                                answer.getStale(),
+                                answer.hasSyncedAt()
+                                    ? Optional.of(answer.getSyncedAt())
+                                    : Optional.empty()))
+                    .orElseGet(() -> ApiJson.pretty(endpoints)));
+            return ExitCode.OK;
+          }
+          String header =
+              status
+                  .map(
+                      answer ->
+                          StaleHeader.of(
+                              answer.getStale(),
+                              answer.hasSyncedAt()
+                                  ? Optional.of(answer.getSyncedAt())
+                                  : Optional.empty(),
+                              status))
+                  .orElse("");
+          if (endpoints.getEndpointsCount() == 0) {
+            err.print(header);
             err.println("No endpoints for service " + named + ".");
           } else {
+            out.print(header);
             out.print(EndpointTable.render(endpoints));
           }
           return ExitCode.OK;

@@ -3,6 +3,7 @@ package dev.routesync.client;
 import dev.routesync.api.ApiJson;
 import dev.routesync.api.v1.ListRequest;
 import dev.routesync.api.v1.ListResponse;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
@@ -34,14 +35,24 @@ public final class GetServicesCommand implements Callable<Integer> {
         (agent, out, err) -> {
           ListResponse list = agent.list(request);
           if (options.output() == OutputFormat.JSON) {
-            out.print(ApiJson.pretty(list));
-          } else if (list.getServicesCount() == 0) {
+            out.print(ApiJson.pretty(list)); // stale and synced_at are fields of the list
+            return ExitCode.OK;
+          }
+          // Asked only when stale, for the reason: a fresh table costs one call, as before.
+          String header =
+              StaleHeader.of(
+                  list.getStale(),
+                  list.hasSyncedAt() ? Optional.of(list.getSyncedAt()) : Optional.empty(),
+                  list.getStale() ? agent.statusIfServed() : Optional.empty());
+          if (list.getServicesCount() == 0) {
             // As kubectl: nothing on stdout, a note on stderr, success.
+            err.print(header);
             err.println(
                 validNamespace.isEmpty()
                     ? "No services found."
                     : "No services found in namespace " + validNamespace + ".");
           } else {
+            out.print(header);
             out.print(ServiceTable.render(list));
           }
           return ExitCode.OK;

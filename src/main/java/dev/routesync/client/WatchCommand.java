@@ -37,11 +37,19 @@ public final class WatchCommand implements Callable<Integer> {
         spec,
         options.socket(spec),
         (agent, out, err) -> {
+          // What the output last said about staleness (JSON says it in every line).
+          boolean[] stale = {false};
           // Called on the client's event loop, one event at a time; flushed so a pipe sees each.
           agent.watch(
               request,
               event -> {
-                out.print(json ? ApiJson.line(event) : WatchEventText.render(event));
+                if (json) {
+                  out.print(ApiJson.line(event));
+                } else {
+                  out.print(WatchEventText.staleness(stale[0], event));
+                  out.print(WatchEventText.render(event));
+                }
+                stale[0] = event.getStale();
                 out.flush();
               });
           return ExitCode.OK;

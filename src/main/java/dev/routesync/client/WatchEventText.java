@@ -3,6 +3,7 @@ package dev.routesync.client;
 import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.api.v1.ServiceRef;
 import dev.routesync.api.v1.WatchEvent;
+import java.util.Optional;
 
 /**
  * {@code routesync watch} in text: a line per event, then a line per Service it touches.
@@ -18,10 +19,29 @@ import dev.routesync.api.v1.WatchEvent;
  * <p>{@code ports=} is {@code get services}' PORTS column ({@link ServiceTable#ports}), left out
  * for a Service without ports: {@code endpoints=8} alone would read healthy during seed 002's
  * incident.
+ *
+ * <p>When the agent's table turns stale, or fresh again, a line says so before the event's lines
+ * ({@link #staleness}); such an event often carries nothing else (see the proto's Watch).
  */
 public final class WatchEventText {
 
   private WatchEventText() {}
+
+  /**
+   * The line to print before {@code event} when it changes what the subscriber was told about
+   * staleness ({@code wasStale}, false before the first event), or an empty string.
+   */
+  public static String staleness(boolean wasStale, WatchEvent event) {
+    if (event.getStale() == wasStale) {
+      return "";
+    }
+    return event.getStale()
+        ? StaleHeader.of(
+            true,
+            event.hasSyncedAt() ? Optional.of(event.getSyncedAt()) : Optional.empty(),
+            Optional.empty())
+        : "# fresh: confirmed by the Kubernetes API server again\n";
+  }
 
   /** The event's lines, each ending in a newline. */
   public static String render(WatchEvent event) {

@@ -6,6 +6,7 @@ import dev.routesync.kube.events.EventObserver;
 import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.serve.ServeObserver;
 import dev.routesync.sync.SyncObserver;
+import dev.routesync.table.FreshnessView;
 import dev.routesync.table.TableView;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -102,6 +103,29 @@ public final class Metrics {
         .register(registry);
     Gauge.builder("routesync.endpoints", table, t -> t.current().endpointCount())
         .description("Endpoints in the published routing table")
+        .register(registry);
+  }
+
+  /**
+   * Registers the gauges that say how fresh the served table is: {@code routesync_table_stale}
+   * (0/1) and {@code routesync_last_sync_timestamp_seconds} (unix seconds; NaN until the API server
+   * has been heard from, so the series exists from the start, like every other, and no alert reads
+   * a made-up time).
+   */
+  public void bindFreshness(FreshnessView freshness) {
+    Gauge.builder("routesync.table.stale", freshness, f -> f.stale() ? 1 : 0)
+        .description(
+            "1 while the served table may be out of date (restored, or disconnected"
+                + " longer than --relist-after); it is still served")
+        .register(registry);
+    Gauge.builder(
+            "routesync.last.sync.timestamp",
+            freshness,
+            f -> f.syncedAt().map(at -> at.toEpochMilli() / 1e3).orElse(Double.NaN))
+        .description(
+            "When the API server was last heard from (a list or a watch event); NaN"
+                + " before the first time")
+        .baseUnit("seconds")
         .register(registry);
   }
 }

@@ -15,7 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntSupplier;
 
-/** Serving's meters: gRPC calls by method and status, and the Watch streams. */
+/**
+ * Serving's meters: gRPC calls by method and status, the Watch streams, and the connections (by
+ * listener; the socket's also by peer uid, {@link UidConnections}).
+ */
 final class ServeMetrics implements ServeObserver {
 
   /** The {@code status} of a call the client abandoned before it could be answered. */
@@ -39,6 +42,7 @@ final class ServeMetrics implements ServeObserver {
   private final Map<Listener, Counter> connectionsRejected;
   private final Map<Listener, Map<CloseReason, Counter>> connectionsClosed =
       new EnumMap<>(Listener.class);
+  private final UidConnections byUid;
 
   ServeMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -82,6 +86,7 @@ final class ServeMetrics implements ServeObserver {
       }
       connectionsClosed.put(listener, byReason);
     }
+    this.byUid = new UidConnections(registry);
   }
 
   @Override
@@ -142,5 +147,10 @@ final class ServeMetrics implements ServeObserver {
   @Override
   public void connectionClosed(Listener listener, CloseReason reason) {
     connectionsClosed.get(listener).get(reason).increment();
+  }
+
+  @Override
+  public void socketConnections(long uid, int delta) {
+    byUid.changed(uid, delta);
   }
 }

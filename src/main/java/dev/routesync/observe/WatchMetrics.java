@@ -1,6 +1,7 @@
 package dev.routesync.observe;
 
 import dev.routesync.kube.watch.RelistReason;
+import dev.routesync.kube.watch.RestartReason;
 import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.kube.watch.WatchObserver;
 import io.micrometer.core.instrument.Counter;
@@ -10,14 +11,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
- * One watched kind's meters: its events by type; the relists and the connection gauges, which carry
- * no kind label, are shared by every kind (the registry hands each kind the same relist counters).
+ * One watched kind's meters: its events by type, bookmarks and restarts; the relists and the
+ * connection gauges, which carry no kind label, are shared by every kind (the registry hands each
+ * kind the same relist counters).
  */
 final class WatchMetrics implements WatchObserver {
 
   private final MeterRegistry registry;
   private final Map<WatchEvent.Type, Counter> events;
   private final Map<RelistReason, Counter> relists;
+  private final Map<RestartReason, Counter> restarts;
+  private final Counter bookmarks;
   private final ApiConnection apiConnection;
   private final AtomicInteger connected;
 
@@ -48,6 +52,23 @@ final class WatchMetrics implements WatchObserver {
             RelistReason.class,
             "reason",
             RelistReason::label);
+    this.restarts =
+        Meters.perConstant(
+            registry,
+            "routesync.watch.restarts",
+            "Watches given up on while they looked connected, by resource kind and reason",
+            RestartReason.class,
+            "reason",
+            RestartReason::label,
+            "kind",
+            kind);
+    this.bookmarks =
+        Counter.builder("routesync.watch.bookmarks")
+            .description(
+                "Watch bookmarks seen (the resourceVersion moved without an event), by resource"
+                    + " kind; sampled, so bookmarks close together count once")
+            .tag("kind", kind)
+            .register(registry);
   }
 
   @Override
@@ -58,6 +79,16 @@ final class WatchMetrics implements WatchObserver {
   @Override
   public void relist(RelistReason reason) {
     relists.get(reason).increment();
+  }
+
+  @Override
+  public void bookmark() {
+    bookmarks.increment();
+  }
+
+  @Override
+  public void restarted(RestartReason reason) {
+    restarts.get(reason).increment();
   }
 
   @Override

@@ -1,6 +1,8 @@
 package dev.routesync.serve;
 
 import dev.routesync.drift.DriftView;
+import dev.routesync.startup.BadConfigurationException;
+import dev.routesync.table.Freshness;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
@@ -23,6 +25,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What sidecars connect to: gRPC ({@code routesync.v1.Registry}, health, reflection) and the
@@ -30,6 +34,8 @@ import java.util.Optional;
  * a loopback TCP port with the same handler.
  */
 public final class ApiServer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
 
   /** Largest request message accepted; requests are a few names, so anything big is abuse. */
   public static final int MAX_REQUEST_BYTES = 64 * 1024;
@@ -39,6 +45,12 @@ public final class ApiServer {
 
   /** The service name health reports on (the blank name is always SERVING in Vert.x). */
   public static final String HEALTH_SERVICE = "routesync.v1.Registry";
+
+  /**
+   * How often staleness is looked at for Watch streams: it can flip with no version published (an
+   * outage passing --relist-after, a reconnect), and streams then get a message saying so.
+   */
+  static final Duration STALE_CHECK = Duration.ofMillis(500);
 
   private final Vertx vertx;
   private final WatchHub hub;
@@ -50,6 +62,8 @@ public final class ApiServer {
   private final ConnectionGuard socketGuard;
   private final ConnectionGuard tcpGuard;
   private final HttpApi httpApi;
+  private final StaleSignal staleSignal;
+  private long staleCheck = -1;
   private HttpServer tcp;
 
   /**
@@ -71,7 +85,36 @@ public final class ApiServer {
     this(
         vertx,
         table,
-        trust,
+        Freshness.unwatched(trust),
+        observer,
+        readiness,
+        socketPath,
+        tcpAddress,
+        reflection,
+        guards,
+        limits,
+        List.of());
+  }
+
+  /**
+   * As above, telling clients how fresh the table is from {@code freshness} (the agent's, fed by
+   * its watches), whose trust decides what is served.
+   */
+  public ApiServer(
+      Vertx vertx,
+      TableView table,
+      Freshness freshness,
+      ServeObserver observer,
+      Readiness readiness,
+      Path socketPath,
+      Optional<InetSocketAddress> tcpAddress,
+      boolean reflection,
+      ConnectionGuards guards,
+      ConnectionLimits limits) {
+    this(
+        vertx,
+        table,
+        freshness,
         observer,
         readiness,
         socketPath,
@@ -101,25 +144,61 @@ public final class ApiServer {
       ConnectionGuards guards,
       ConnectionLimits limits,
       List<Service> extraServices) {
+    this(
+        vertx,
+        table,
+        Freshness.unwatched(trust),
+        observer,
+        readiness,
+        socketPath,
+        tcpAddress,
+        reflection,
+        guards,
+        limits,
+        extraServices);
+  }
+
+  private ApiServer(
+      Vertx vertx,
+      TableView table,
+      Freshness freshness,
+      ServeObserver observer,
+      Readiness readiness,
+      Path socketPath,
+      Optional<InetSocketAddress> tcpAddress,
+      boolean reflection,
+      ConnectionGuards guards,
+      ConnectionLimits limits,
+      List<Service> extraServices) {
+    TableTrust trust = freshness.trust();
     this.vertx = vertx;
     this.tcpAddress = tcpAddress;
     this.guards = guards;
     this.socketGuard =
-        guards.enabled() ? new ConnectionGuard(Listener.SOCKET, limits, observer) : null;
+        guards.enabled()
+            ? new ConnectionGuard(
+                Listener.SOCKET,
+                limits,
+                observer,
+                new PeerGate(guards.peers(), new PeerRefusalLog(System::nanoTime)))
+            : null;
     this.tcpGuard =
         guards.enabled() && tcpAddress.isPresent()
             ? new ConnectionGuard(Listener.TCP, limits, observer)
             : null;
     this.hub = new WatchHub(observer);
-    // Watch streams opened before the table was trusted wait for this to send their first message.
+    this.staleSignal = new StaleSignal(freshness, hub::wakeAll);
+    // Watch streams opened before the table was trusted wait for this to send their first message;
+    // a rise to SYNCED may also end staleness.
     trust.onRaise(hub::wakeAll);
+    trust.onRaise(staleSignal::refresh);
     GrpcServer grpc =
         GrpcServer.server(
             vertx,
             new GrpcServerOptions()
                 .setMaxMessageSize(MAX_REQUEST_BYTES)
                 .setScheduleDeadlineAutomatically(true));
-    grpc.addService(new RegistryGrpc(table, trust, hub, observer));
+    grpc.addService(new RegistryGrpc(table, trust, freshness, staleSignal, hub, observer));
     grpc.addService(
         HealthService.create(vertx)
             .register(HEALTH_SERVICE, () -> Future.succeededFuture(readiness.isReady())));
@@ -130,7 +209,7 @@ public final class ApiServer {
     for (Service extra : extraServices) {
       addExtra(grpc, extra);
     }
-    this.httpApi = new HttpApi(table, trust);
+    this.httpApi = new HttpApi(table, trust, freshness);
     Router router = httpApi.router(vertx);
     this.handler =
         request -> {
@@ -172,6 +251,7 @@ public final class ApiServer {
 
   /** Wakes Watch streams for a newly published version. Register as a table listener. */
   public void published(RoutingTable table) {
+    staleSignal.refresh();
     hub.published(table);
   }
 
@@ -181,7 +261,18 @@ public final class ApiServer {
   }
 
   public Future<Void> listen() {
+    staleCheck = vertx.setPeriodic(STALE_CHECK.toMillis(), id -> staleSignal.refresh());
     if (socketGuard != null) {
+      String unenforceable = unenforceablePeerPolicy();
+      if (unenforceable != null) {
+        return Future.failedFuture(new BadConfigurationException(unenforceable));
+      }
+      if (!guards.readsPeerCredentials()) {
+        LOG.info(
+            "peer credentials (SO_PEERCRED) cannot be read on the {} transport: socket"
+                + " connections are counted as uid \"unknown\"",
+            guards.transportName());
+      }
       guards.registerUnix(socketGuard);
     }
     Future<Void> onSocket = socket.listen();
@@ -225,6 +316,32 @@ public final class ApiServer {
                         "connection limits need a Vert.x built with ConnectionGuards.transport()")));
   }
 
+  /**
+   * Why {@code --allow-uids}/{@code --allow-gids} cannot be enforced here, or null when they can
+   * (or do not restrict): a restriction that silently did nothing would be worse than none, so the
+   * agent refuses to start (exit 2) instead.
+   */
+  private String unenforceablePeerPolicy() {
+    PeerPolicy peers = guards.peers();
+    if (!peers.restricts()) {
+      return null;
+    }
+    String flags = "--allow-uids/--allow-gids (" + peers.describe() + ")";
+    if (!guards.readsPeerCredentials()) {
+      return flags
+          + " cannot be enforced: the "
+          + guards.transportName()
+          + " transport cannot read peer credentials (SO_PEERCRED needs the native epoll"
+          + " transport, which is not available here)";
+    }
+    if (tcpAddress.isPresent()) {
+      return flags
+          + " cannot be enforced on --listen-tcp: a TCP connection carries no peer credentials;"
+          + " drop --listen-tcp or the restriction";
+    }
+    return null;
+  }
+
   public Path socketPath() {
     return socket.path();
   }
@@ -247,6 +364,9 @@ public final class ApiServer {
    * Graceful: GOAWAY, Watch streams end with OK, in-flight calls finish, within {@code timeout}.
    */
   public Future<Void> shutdown(Duration timeout) {
+    if (staleCheck >= 0) {
+      vertx.cancelTimer(staleCheck);
+    }
     Future<Void> onTcp =
         tcp == null
             ? Future.succeededFuture()

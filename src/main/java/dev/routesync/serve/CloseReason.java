@@ -7,7 +7,12 @@ public enum CloseReason {
   /** Nothing in flight for the idle timeout. */
   IDLE("idle"),
   /** The agent is stopping and the connection had nothing in flight. */
-  DRAIN("drain");
+  DRAIN("drain"),
+  /**
+   * Closed at accept: the peer's uid or gid is not in {@code --allow-uids} / {@code --allow-gids},
+   * or its credentials could not be read while they restrict.
+   */
+  PEER("peer");
 
   private final String label;
 

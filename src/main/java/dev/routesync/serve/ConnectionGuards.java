@@ -28,35 +28,77 @@ import java.util.concurrent.ThreadFactory;
  * timers start lower, at Netty's accept: the transport this class wraps adds a handler to every
  * server channel, which hands each accepted connection to its listener's {@link ConnectionGuard}
  * before Vert.x sees it. Build the Vert.x with {@link #transport()}; listeners then register by
- * {@link Listener} kind (the Unix socket) or TCP port.
+ * {@link Listener} kind (the Unix socket) or TCP port. The guards also carry the socket's {@link
+ * PeerPolicy}, since whether it can be enforced depends on the transport chosen here.
  */
 public final class ConnectionGuards {
 
   private static final Object UNIX = new Object();
 
   private final boolean enabled;
+  private final PeerPolicy peers;
+  private final Transport preferred;
   private final Map<Object, ConnectionGuard> guards = new ConcurrentHashMap<>();
   private volatile boolean installed;
+  private volatile Transport chosen;
 
-  private ConnectionGuards(boolean enabled) {
+  private ConnectionGuards(boolean enabled, PeerPolicy peers, Transport preferred) {
     this.enabled = enabled;
+    this.peers = peers;
+    this.preferred = preferred;
   }
 
-  /** Guards for a Vert.x built with {@link #transport()}. */
+  /** Guards for a Vert.x built with {@link #transport()}, letting any peer in. */
   public static ConnectionGuards create() {
-    return new ConnectionGuards(true);
+    return create(PeerPolicy.ANY);
+  }
+
+  /**
+   * Guards for a Vert.x built with {@link #transport()}, which also keep the socket to the peers
+   * {@code peers} allows.
+   */
+  public static ConnectionGuards create(PeerPolicy peers) {
+    return new ConnectionGuards(true, peers, Transport.nativeTransport());
+  }
+
+  /**
+   * As {@link #create(PeerPolicy)}, on {@code preferred} when it is available (else NIO): a test's
+   * way to run the guards on NIO, where the kernel's peer credentials cannot be read.
+   */
+  public static ConnectionGuards create(PeerPolicy peers, Transport preferred) {
+    return new ConnectionGuards(true, peers, preferred);
   }
 
   /** No limits at all: for benchmarks and tests that build their own Vert.x. */
   public static ConnectionGuards none() {
-    return new ConnectionGuards(false);
+    return new ConnectionGuards(false, PeerPolicy.ANY, Transport.nativeTransport());
   }
 
   /** The native transport (epoll) when available, else NIO, with the accept hook. */
   public Transport transport() {
-    Transport base = Transport.nativeTransport();
-    Transport chosen = base != null && base.available() ? base : Transport.NIO;
-    return new Guarded(chosen, new Hooked(chosen.implementation()));
+    Transport base = preferred;
+    Transport picked = base != null && base.available() ? base : Transport.NIO;
+    chosen = picked;
+    return new Guarded(picked, new Hooked(picked.implementation()));
+  }
+
+  PeerPolicy peers() {
+    return peers;
+  }
+
+  /**
+   * Whether the transport {@link #transport()} chose reads peer credentials: only epoll's domain
+   * socket channel has {@code SO_PEERCRED} in Netty (NIO's has none). False before it was called.
+   */
+  boolean readsPeerCredentials() {
+    Transport picked = chosen;
+    return picked != null && picked == Transport.EPOLL;
+  }
+
+  /** The chosen transport's name, for messages ({@code epoll}, {@code nio}; "none" before). */
+  String transportName() {
+    Transport picked = chosen;
+    return picked == null ? "none" : picked.name();
   }
 
   boolean enabled() {

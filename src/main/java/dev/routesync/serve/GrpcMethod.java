@@ -7,7 +7,8 @@ package dev.routesync.serve;
 public enum GrpcMethod {
   RESOLVE("Resolve"),
   LIST("List"),
-  WATCH("Watch");
+  WATCH("Watch"),
+  STATUS("Status");
 
   private final String label;
 

@@ -3,6 +3,8 @@ package dev.routesync.serve;
 import com.google.protobuf.MessageOrBuilder;
 import dev.routesync.api.ApiJson;
 import dev.routesync.drift.DriftView;
+import dev.routesync.table.Freshness;
+import dev.routesync.table.FreshnessView;
 import dev.routesync.table.InvalidNameException;
 import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
@@ -20,21 +22,34 @@ import java.util.Optional;
 /**
  * The read API for people and scripts, under {@code /v1/}. Every answer, errors included, is JSON.
  * Handlers read one immutable table snapshot and never block. Until the table is trusted, every
- * answer from it is a 503 ("not synced yet"): an empty table then means "don't know".
+ * answer from it is a 503 ("not synced yet"): an empty table then means "don't know". {@code GET
+ * /v1/status} answers at any time, so a client can learn why.
  *
  * <p>Answers are the gRPC API's own messages ({@link ProtoMapping}) printed by {@link ApiJson}, the
  * proto3 JSON mapping: the same documents as {@code routesync get ... -o json}, and no second
- * mapping to drift from the first. Only the error body ({@link Errors}) is not a message.
+ * mapping to drift from the first. Only the error body ({@link Errors}) is not a message, and the
+ * single-service answer is its {@code ServiceEndpoints} with the table's {@code stale} and {@code
+ * synced_at} beside its fields ({@link ApiJson#compactService}).
  */
 public final class HttpApi {
 
   private final TableView table;
   private final TableTrust trust;
+  private final FreshnessView freshness;
   private final DriftRoute drift = new DriftRoute();
 
+  /** For a table no watch feeds: stale only while {@code trust} is below SYNCED. */
   public HttpApi(TableView table, TableTrust trust) {
+    this(table, trust, Freshness.unwatched(trust));
+  }
+
+  /**
+   * @param freshness whether the table is stale, and why; its trust must be {@code trust}
+   */
+  public HttpApi(TableView table, TableTrust trust, FreshnessView freshness) {
     this.table = table;
     this.trust = trust;
+    this.freshness = freshness;
   }
 
   public Router router(Vertx vertx) {
@@ -44,6 +59,7 @@ public final class HttpApi {
     router.route().handler(HttpApi::rejectMalformedEscapes);
     router.get("/v1/services").handler(this::listServices);
     router.get("/v1/services/:namespace/:name").handler(this::getService);
+    router.get("/v1/status").handler(this::status);
     drift.install(router);
     Errors.install(router);
     return router;
@@ -72,7 +88,11 @@ public final class HttpApi {
     RoutingTable snapshot = table.current();
     Collection<ServiceEndpoints> services =
         all ? snapshot.services() : snapshot.servicesIn(namespace);
-    sendJson(ctx, 200, ProtoMapping.list(snapshot.version(), services));
+    sendJson(ctx, 200, ProtoMapping.list(snapshot.version(), services, freshness));
+  }
+
+  private void status(RoutingContext ctx) {
+    sendJson(ctx, 200, ProtoMapping.status(table.current(), freshness));
   }
 
   private void getService(RoutingContext ctx) {
@@ -91,7 +111,13 @@ public final class HttpApi {
       Errors.send(ctx, 404, "service " + key + " not found");
       return;
     }
-    sendJson(ctx, 200, ProtoMapping.service(service.get()));
+    send(
+        ctx,
+        200,
+        ApiJson.compactService(
+            ProtoMapping.service(service.get()),
+            freshness.stale(),
+            freshness.syncedAt().map(ProtoMapping::timestamp)));
   }
 
   private static void rejectMalformedEscapes(RoutingContext ctx) {

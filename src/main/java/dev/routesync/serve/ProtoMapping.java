@@ -1,12 +1,19 @@
 package dev.routesync.serve;
 
+import com.google.protobuf.Timestamp;
 import dev.routesync.api.v1.ListResponse;
 import dev.routesync.api.v1.ServiceRef;
+import dev.routesync.api.v1.StatusResponse;
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.FreshnessView;
 import dev.routesync.table.Port;
 import dev.routesync.table.PortCount;
+import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableTrust;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 
 /**
@@ -18,12 +25,48 @@ final class ProtoMapping {
   private ProtoMapping() {}
 
   /** The answer to List and to {@code GET /v1/services}. */
-  static ListResponse list(long tableVersion, Collection<ServiceEndpoints> services) {
-    ListResponse.Builder builder = ListResponse.newBuilder().setVersion(tableVersion);
+  static ListResponse list(
+      long tableVersion, Collection<ServiceEndpoints> services, FreshnessView freshness) {
+    ListResponse.Builder builder =
+        ListResponse.newBuilder().setVersion(tableVersion).setStale(freshness.stale());
+    freshness.syncedAt().ifPresent(at -> builder.setSyncedAt(timestamp(at)));
     for (ServiceEndpoints service : services) {
       builder.addServices(service(service));
     }
     return builder.build();
+  }
+
+  /** The answer to Status and to {@code GET /v1/status}: answered whatever the trust. */
+  static StatusResponse status(RoutingTable table, FreshnessView freshness) {
+    Duration down = freshness.disconnectedFor();
+    StatusResponse.Builder builder =
+        StatusResponse.newBuilder()
+            .setVersion(table.version())
+            .setServiceCount(table.serviceCount())
+            // A node's endpoints never reach 2^32; clamp rather than wrap if they ever did.
+            .setEndpointCount((int) Math.min(table.endpointCount(), 0xFFFF_FFFFL))
+            .setBuiltAt(timestamp(table.builtAt()))
+            .setStale(freshness.stale())
+            .setTrust(trust(freshness.level()))
+            .setConnected(freshness.connected())
+            .setDisconnectedFor(
+                com.google.protobuf.Duration.newBuilder()
+                    .setSeconds(down.getSeconds())
+                    .setNanos(down.getNano()));
+    freshness.syncedAt().ifPresent(at -> builder.setSyncedAt(timestamp(at)));
+    return builder.build();
+  }
+
+  static StatusResponse.Trust trust(TableTrust.Level level) {
+    return switch (level) {
+      case NONE -> StatusResponse.Trust.NOT_SYNCED;
+      case RESTORED -> StatusResponse.Trust.RESTORED;
+      case SYNCED -> StatusResponse.Trust.SYNCED;
+    };
+  }
+
+  static Timestamp timestamp(Instant at) {
+    return Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano()).build();
   }
 
   static dev.routesync.api.v1.ServiceEndpoints service(ServiceEndpoints service) {

@@ -6,7 +6,10 @@ import dev.routesync.api.v1.ListResponse;
 import dev.routesync.api.v1.RegistryGrpcService;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceRef;
+import dev.routesync.api.v1.StatusRequest;
+import dev.routesync.api.v1.StatusResponse;
 import dev.routesync.api.v1.WatchRequest;
+import dev.routesync.table.FreshnessView;
 import dev.routesync.table.InvalidNameException;
 import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
@@ -31,18 +34,29 @@ import java.util.Set;
  * The {@code routesync.v1.Registry} service. Unary calls reply only after the request has ended
  * (replying earlier makes grpc-java reset the stream); every failure maps to a gRPC status with a
  * message a person can act on. Until the table is trusted, List and Resolve fail with UNAVAILABLE
- * ("not synced yet") and Watch streams wait for it (see {@link WatchStream}).
+ * ("not synced yet") and Watch streams wait for it (see {@link WatchStream}); Status answers at any
+ * time, so a client can learn why.
  */
 final class RegistryGrpc implements Service {
 
   private final TableView table;
   private final TableTrust trust;
+  private final FreshnessView freshness;
+  private final StaleSignal staleSignal;
   private final WatchHub hub;
   private final ServeObserver observer;
 
-  RegistryGrpc(TableView table, TableTrust trust, WatchHub hub, ServeObserver observer) {
+  RegistryGrpc(
+      TableView table,
+      TableTrust trust,
+      FreshnessView freshness,
+      StaleSignal staleSignal,
+      WatchHub hub,
+      ServeObserver observer) {
     this.table = table;
     this.trust = trust;
+    this.freshness = freshness;
+    this.staleSignal = staleSignal;
     this.hub = hub;
     this.observer = observer;
   }
@@ -63,6 +77,18 @@ final class RegistryGrpc implements Service {
     server.callHandler(RegistryGrpcService.Resolve, this::resolve);
     server.callHandler(RegistryGrpcService.List, this::list);
     server.callHandler(RegistryGrpcService.Watch, this::watch);
+    server.callHandler(RegistryGrpcService.Status, this::status);
+  }
+
+  // No trust check: before the first sync this is how a client learns why List is UNAVAILABLE.
+  private void status(GrpcServerRequest<StatusRequest, StatusResponse> call) {
+    SingleRequest.of(call)
+        .onSuccess(
+            request -> {
+              call.response().end(ProtoMapping.status(table.current(), freshness));
+              observer.grpcCall(GrpcMethod.STATUS, GrpcStatus.OK);
+            })
+        .onFailure(error -> rejected(call.response(), GrpcMethod.STATUS, error));
   }
 
   private void resolve(
@@ -120,7 +146,8 @@ final class RegistryGrpc implements Service {
                           snapshot.version(),
                           namespace.isEmpty()
                               ? snapshot.services()
-                              : snapshot.servicesIn(namespace)));
+                              : snapshot.servicesIn(namespace),
+                          freshness));
               observer.grpcCall(GrpcMethod.LIST, GrpcStatus.OK);
             })
         .onFailure(error -> rejected(call.response(), GrpcMethod.LIST, error));
@@ -136,7 +163,8 @@ final class RegistryGrpc implements Service {
                 return;
               }
               WatchStream stream =
-                  new WatchStream(context, call.response(), filter.get(), table, trust, observer);
+                  new WatchStream(
+                      context, call.response(), filter.get(), table, trust, staleSignal, observer);
               var connection = call.connection();
               hub.add(connection, stream);
               Runnable gone =

@@ -38,4 +38,12 @@ public interface ServeObserver {
 
   /** A connection the agent closed. */
   void connectionClosed(Listener listener, CloseReason reason);
+
+  /**
+   * A socket connection from a peer of {@code uid} opened ({@code +1}) or closed ({@code -1}).
+   * {@code uid} is the kernel's unsigned value, or -1 when the peer's credentials could not be read
+   * (the NIO transport). A client chooses its uid as far as the socket's mode lets it in, so an
+   * implementation must bound what it keeps per uid.
+   */
+  void socketConnections(long uid, int delta);
 }

@@ -25,6 +25,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * built only once the trust is raised, from the table then current, so it reflects the trusted
  * table or a newer one; a version published while the stream waited is in it, not lost.
  *
+ * <p>Every message says whether the table it brings is stale ({@link StaleSignal}). When that flips
+ * without a new version, the signal's nudge sends a message with the version already sent and no
+ * Services, carrying only the new staleness.
+ *
  * <p>Backpressure comes from HTTP/2 flow control: while the write queue is full nothing is built;
  * the drain handler resumes. Threading: everything runs on the stream's connection context; {@link
  * #nudge} may be called from any thread.
@@ -36,11 +40,14 @@ final class WatchStream {
   private final WatchFilter filter;
   private final TableView table;
   private final TableTrust trust;
+  private final StaleSignal staleSignal;
   private final ServeObserver observer;
   private final AtomicBoolean nudged = new AtomicBoolean();
   private long resumeFrom;
   private boolean started;
   private long sentVersion;
+  // The staleness the subscriber was last told (meaningful once started).
+  private boolean sentStale;
   private boolean waitingForDrain;
   private boolean closed;
   // Messages handed to Vert.x and not yet written out, and who waits for that count to reach 0.
@@ -54,12 +61,14 @@ final class WatchStream {
       WatchFilter filter,
       TableView table,
       TableTrust trust,
+      StaleSignal staleSignal,
       ServeObserver observer) {
     this.context = context;
     this.response = response;
     this.filter = filter;
     this.table = table;
     this.trust = trust;
+    this.staleSignal = staleSignal;
     this.observer = observer;
   }
 
@@ -120,6 +129,10 @@ final class WatchStream {
     }
     RoutingTable current = table.current();
     if (current.version() == sentVersion) {
+      if (staleSignal.stale() != sentStale) {
+        // Staleness alone changed: say so at the version the subscriber already has.
+        write(event(current).build(), 0);
+      }
       return;
     }
     Optional<Set<ServiceKey>> changed = current.changedSince(sentVersion);
@@ -135,7 +148,7 @@ final class WatchStream {
   }
 
   private void send(RoutingTable current, Set<ServiceKey> changed, boolean always) {
-    WatchEvent.Builder event = WatchEvent.newBuilder().setVersion(current.version());
+    WatchEvent.Builder event = event(current);
     for (ServiceKey key : changed) {
       if (!filter.matches(key)) {
         continue;
@@ -149,14 +162,15 @@ final class WatchStream {
     }
     sentVersion = current.version();
     int services = event.getUpsertedCount() + event.getRemovedCount();
-    // Versions that touch nothing this stream follows are skipped silently.
-    if (services > 0 || always) {
+    // Versions that touch nothing this stream follows are skipped silently, unless the staleness
+    // the subscriber knows is no longer true.
+    if (services > 0 || always || event.getStale() != sentStale) {
       write(event.build(), services);
     }
   }
 
   private void sendSnapshot(RoutingTable current) {
-    WatchEvent.Builder event = WatchEvent.newBuilder().setVersion(current.version()).setReset(true);
+    WatchEvent.Builder event = event(current).setReset(true);
     for (ServiceEndpoints service : filter.snapshot(current)) {
       event.addUpserted(ProtoMapping.service(service));
     }
@@ -164,7 +178,16 @@ final class WatchStream {
     write(event.build(), event.getUpsertedCount());
   }
 
+  /** An event at {@code current}'s version, with the table's staleness as of now. */
+  private WatchEvent.Builder event(RoutingTable current) {
+    WatchEvent.Builder event =
+        WatchEvent.newBuilder().setVersion(current.version()).setStale(staleSignal.stale());
+    staleSignal.syncedAt().ifPresent(at -> event.setSyncedAt(ProtoMapping.timestamp(at)));
+    return event;
+  }
+
   private void write(WatchEvent event, int services) {
+    sentStale = event.getStale();
     unwritten++;
     response
         .write(event)

@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  * <p>Threading: {@link #heard} is called from any thread (fabric8's, the sync context); the readers
  * from any thread. Nothing here blocks.
  */
-public final class Freshness {
+public final class Freshness implements FreshnessView {
 
   private final TableTrust trust;
   private final LongSupplier disconnectedNanos;
@@ -52,7 +52,16 @@ public final class Freshness {
     }
   }
 
+  /**
+   * The freshness of a table no watch feeds (a table written directly, as in tests and tools):
+   * stale only while {@code trust} is below SYNCED, never disconnected, never heard from.
+   */
+  public static Freshness unwatched(TableTrust trust) {
+    return new Freshness(trust, () -> 0, Duration.ZERO);
+  }
+
   /** When the API server was last heard from; empty before the first list of this process. */
+  @Override
   public Optional<Instant> syncedAt() {
     long micros = syncedAtMicros;
     return micros == 0
@@ -61,13 +70,25 @@ public final class Freshness {
   }
 
   /** Whether the served table may be out of date (see the class comment). */
+  @Override
   public boolean stale() {
     return trust.level() != TableTrust.Level.SYNCED
         || disconnectedNanos.getAsLong() > staleAfterNanos;
   }
 
   /** The trust level behind {@link #stale()}, for a status answer. */
+  @Override
   public TableTrust.Level level() {
     return trust.level();
+  }
+
+  /** The trust this reads its level from (the serving layer checks it before every answer). */
+  public TableTrust trust() {
+    return trust;
+  }
+
+  @Override
+  public Duration disconnectedFor() {
+    return Duration.ofNanos(Math.max(0, disconnectedNanos.getAsLong()));
   }
 }

@@ -177,6 +177,25 @@ class FakeAgentTest {
   }
 
   @Test
+  void watchSaysWhenTheTableTurnsStaleAndFreshAgain() throws Exception {
+    WatchEvent stale = WatchEvent.newBuilder().setVersion(42).setStale(true).build();
+    WatchEvent fresh = WatchEvent.newBuilder().setVersion(42).build();
+    agent().watch(GrpcStatus.OK, null, Messages.snapshot(), stale, fresh).start();
+
+    Cli.Result result = run("watch -n shop");
+
+    assertThat(result.exitCode()).as(result.err()).isEqualTo(0);
+    assertThat(result.out())
+        .endsWith(
+            """
+            # stale: not yet confirmed by the Kubernetes API server
+            v42 update upserted=0 removed=0
+            # fresh: confirmed by the Kubernetes API server again
+            v42 update upserted=0 removed=0
+            """);
+  }
+
+  @Test
   void watchInJsonPrintsOneEventPerLine() throws Exception {
     agent().watch(GrpcStatus.OK, null, Messages.snapshot(), Messages.change()).start();
 

@@ -59,4 +59,22 @@ class WatchEventTextTest {
               ~ shop/quote endpoints=2 ports=http=0/2
             """);
   }
+
+  @Test
+  void aLineSaysWhenTheTableTurnsStaleAndWhenItIsFreshAgain() {
+    WatchEvent stale =
+        WatchEvent.newBuilder()
+            .setVersion(43)
+            .setStale(true)
+            .setSyncedAt(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_796_133_723L))
+            .build();
+    assertThat(WatchEventText.staleness(false, stale))
+        .isEqualTo(
+            "# stale: not confirmed by the Kubernetes API server since 2026-12-01T14:02:03Z\n");
+    assertThat(WatchEventText.staleness(true, stale)).as("said once").isEmpty();
+    WatchEvent fresh = WatchEvent.newBuilder().setVersion(43).build();
+    assertThat(WatchEventText.staleness(true, fresh))
+        .isEqualTo("# fresh: confirmed by the Kubernetes API server again\n");
+    assertThat(WatchEventText.staleness(false, fresh)).isEmpty();
+  }
 }

@@ -292,10 +292,40 @@ class DaemonsetManifestsTest {
         .satisfies(
             r -> {
               assertQuantity(r.get("cpu"), "50m");
-              assertQuantity(r.get("memory"), "192Mi");
+              // Request = limit: the heap is fixed and the measured peak is near the limit, so
+              // the scheduler must reserve all of it (README, Install, "Memory budget").
+              assertQuantity(r.get("memory"), "256Mi");
             });
     assertThat(resources.getLimits()).containsOnlyKeys("memory");
     assertQuantity(resources.getLimits().get("memory"), "256Mi");
+  }
+
+  /**
+   * The JVM's memory layout agrees with the container's limit: the DaemonSet's own {@code
+   * JAVA_TOOL_OPTIONS} if it sets one (a layout for another limit), else the image's. A limit
+   * lowered without new flags, or flags grown past the limit, fail here rather than as a SIGKILL.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void jvmFlagsFitTheMemoryLimit(String dir) throws IOException {
+    Container agent = install(dir).agent();
+    Optional<String> override =
+        Optional.ofNullable(agent.getEnv()).orElse(List.of()).stream()
+            .filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS"))
+            .map(EnvVar::getValue)
+            .findFirst();
+    JvmLayout layout =
+        override.isPresent()
+            ? JvmLayout.parse(override.get())
+            : JvmLayout.ofDockerfile(Path.of("Dockerfile"));
+    long limit =
+        Quantity.getAmountInBytes(agent.getResources().getLimits().get("memory")).longValue();
+    long request =
+        Quantity.getAmountInBytes(agent.getResources().getRequests().get("memory")).longValue();
+    MemoryBudget.assertFits(layout, limit);
+    assertThat(request)
+        .as("memory request vs the measured peak with this heap")
+        .isGreaterThanOrEqualTo(MemoryBudget.measured(layout));
   }
 
   private static void assertQuantity(Quantity actual, String expected) {

@@ -67,7 +67,8 @@ class FaultScheduleTest {
   private static final int SCHEDULES = Integer.getInteger("faults.schedules", 50);
   private static final boolean VERBOSE = Boolean.getBoolean("faults.verbose");
 
-  // The watch-silence watchdog's --watch-silence; "off" leaves the default (5 m): black-holed
+  // The watch-silence watchdog's --watch-silence, with the mock sending bookmarks 5 times as
+  // often (a healthy quiet watch is never silent); "off" leaves the default (5 m): black-holed
   // watches are then recovered by cutting them, as nothing else would notice them.
   private static final String SILENCE = System.getProperty("faults.watchSilence", "off");
   private static final boolean WATCHDOG = !SILENCE.equals("off");
@@ -101,7 +102,7 @@ class FaultScheduleTest {
     System.out.printf(
         "fault schedules: seed %d, %d schedules, watch silence %s%n", SEED, SCHEDULES, SILENCE);
     long started = System.nanoTime();
-    server = MockCluster.expiringResumes();
+    server = newServer();
     // Every fault makes the watches warn, by design; hundreds of lines would bury a failure.
     Map<String, Level> quieted =
         quiet(
@@ -119,6 +120,7 @@ class FaultScheduleTest {
         run(Schedule.draw(random, index));
       }
       counts.orphans = proxy.orphans();
+      counts.silentRestarts += silentRestarts(agent);
     } finally {
       if (agent != null) {
         proxy.cut();
@@ -193,7 +195,7 @@ class FaultScheduleTest {
         write(step.writes(), draws, writes, throughout);
       }
       case API_RESTART -> {
-        MockCluster next = MockCluster.expiringResumes();
+        MockCluster next = newServer();
         model.copyTo(next);
         proxy.cut();
         MockCluster old = server;
@@ -258,6 +260,7 @@ class FaultScheduleTest {
         awaitStateFlushed();
         proxy.refuse();
         proxy.dropClients();
+        counts.silentRestarts += silentRestarts(agent);
         agent.kill();
         agent.close(); // only its temporary directory: it is dead
         counts.kills++;
@@ -314,6 +317,28 @@ class FaultScheduleTest {
                 assertThat(ClusterModel.published(agent.table()))
                     .as("the table after %s", context)
                     .isEqualTo(expected));
+  }
+
+  /** A mock API server as faithful as the suite needs: 410 for lost deletions, bookmarks. */
+  private static MockCluster newServer() {
+    MockCluster cluster = MockCluster.expiringResumes();
+    if (WATCHDOG) {
+      cluster.sendBookmarksEvery(dev.routesync.units.Durations.parse(SILENCE).dividedBy(5));
+    }
+    return cluster;
+  }
+
+  /** Watches the agent gave up on for their silence (every kind). */
+  private static double silentRestarts(AgentHarness harness) {
+    return harness
+        .agent()
+        .registry()
+        .find("routesync.watch.restarts")
+        .tag("reason", "silent")
+        .counters()
+        .stream()
+        .mapToDouble(io.micrometer.core.instrument.Counter::count)
+        .sum();
   }
 
   /** Every version published during the schedule held each Service that existed throughout. */
@@ -422,6 +447,7 @@ class FaultScheduleTest {
     final Map<Kind, Integer> steps = new EnumMap<>(Kind.class);
     final Map<ClusterModel.Write, Integer> writes = new EnumMap<>(ClusterModel.Write.class);
     int kills;
+    double silentRestarts;
     int corruptions;
     int orphans;
     int gone;
@@ -451,6 +477,8 @@ class FaultScheduleTest {
           + (proxy == null ? 0 : proxy.answered(Fault.SERVER_ERROR))
           + ", watches black-holed "
           + blackHoled
+          + ", watches restarted for silence "
+          + (long) silentRestarts
           + ", outages past relist-after "
           + outages
           + ", watches left open for the mock "

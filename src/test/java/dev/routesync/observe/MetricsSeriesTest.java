@@ -6,12 +6,15 @@ import dev.routesync.drift.DriftObserver;
 import dev.routesync.kube.events.EventResult;
 import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.kube.watch.RelistReason;
+import dev.routesync.kube.watch.RestartReason;
 import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.rules.MissingReason;
 import dev.routesync.serve.GrpcMethod;
 import dev.routesync.serve.WatchLag;
 import dev.routesync.sync.Batch;
+import dev.routesync.table.Freshness;
+import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -42,6 +45,7 @@ class MetricsSeriesTest {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Metrics metrics = new Metrics(registry);
     metrics.bindTable(new TableWriter(Clock.systemUTC(), 16));
+    metrics.bindFreshness(Freshness.unwatched(TableTrust.synced()));
     for (String kind : KINDS) {
       WatchObserver watch = metrics.watch(kind);
       for (WatchEvent.Type type : WatchEvent.Type.values()) {
@@ -50,6 +54,10 @@ class MetricsSeriesTest {
       for (RelistReason reason : RelistReason.values()) {
         watch.relist(reason);
       }
+      for (RestartReason reason : RestartReason.values()) {
+        watch.restarted(reason);
+      }
+      watch.bookmark();
       watch.connected(true);
     }
     metrics.watch(KINDS.get(0)).bindDisconnected(() -> 0);
@@ -78,6 +86,8 @@ class MetricsSeriesTest {
         metrics.serve().connectionClosed(listener, reason);
       }
     }
+    metrics.serve().socketConnections(1000, 1); // a uid's own series
+    metrics.serve().socketConnections(-1, 1); // credentials unreadable
     DriftObserver drift = metrics.drift();
     DriftObserver.PortSeries quote = new DriftObserver.PortSeries("shop", "quote", "http");
     for (MissingReason reason : MissingReason.values()) {

@@ -1,7 +1,6 @@
 package dev.routesync.testing;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.WebSocket;
@@ -51,12 +50,11 @@ final class ExpiredResumes {
   private final Map<String, Long> removedAt = new ConcurrentHashMap<>();
   private final AtomicInteger expired = new AtomicInteger();
 
-  ExpiredResumes(KubernetesMixedDispatcher dispatcher) {
-    try {
-      this.crud = (KubernetesCrudDispatcher) NodeIndex.read(dispatcher, "kubernetesCrudDispatcher");
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("fabric8's mock changed: cannot reach its CRUD store", e);
-    }
+  /**
+   * @param crud the mock's CRUD store, for its version counter
+   */
+  ExpiredResumes(KubernetesCrudDispatcher crud) {
+    this.crud = crud;
   }
 
   /** Watches answered 410 because they resumed from before a removal. */

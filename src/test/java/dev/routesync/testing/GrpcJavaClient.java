@@ -4,6 +4,8 @@ import dev.routesync.api.v1.ListRequest;
 import dev.routesync.api.v1.ListResponse;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.api.v1.StatusRequest;
+import dev.routesync.api.v1.StatusResponse;
 import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.api.v1.WatchRequest;
 import io.grpc.CallOptions;
@@ -33,6 +35,8 @@ public final class GrpcJavaClient implements AutoCloseable {
       unary("Resolve", ResolveRequest.getDefaultInstance(), ServiceEndpoints.getDefaultInstance());
   public static final MethodDescriptor<ListRequest, ListResponse> LIST =
       unary("List", ListRequest.getDefaultInstance(), ListResponse.getDefaultInstance());
+  public static final MethodDescriptor<StatusRequest, StatusResponse> STATUS =
+      unary("Status", StatusRequest.getDefaultInstance(), StatusResponse.getDefaultInstance());
   public static final MethodDescriptor<WatchRequest, WatchEvent> WATCH =
       MethodDescriptor.<WatchRequest, WatchEvent>newBuilder()
           .setType(MethodDescriptor.MethodType.SERVER_STREAMING)
@@ -93,6 +97,11 @@ public final class GrpcJavaClient implements AutoCloseable {
   public ListResponse list(String namespace) {
     return ClientCalls.blockingUnaryCall(
         channel, LIST, options(), ListRequest.newBuilder().setNamespace(namespace).build());
+  }
+
+  public StatusResponse status() {
+    return ClientCalls.blockingUnaryCall(
+        channel, STATUS, options(), StatusRequest.getDefaultInstance());
   }
 
   /**

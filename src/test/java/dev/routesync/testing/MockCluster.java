@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -15,6 +16,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,6 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Pods are indexed by node, as the real API server indexes them: a list or watch of Pods with
  * {@code fieldSelector=spec.nodeName=<node>} sees only that node's Pods (see {@link NodeIndex}).
  * fabric8's own mock ignores that field selector.
+ *
+ * <p>On request ({@link #sendBookmarksEvery}) its watches get BOOKMARK events, which the CRUD mock
+ * never sends and a real API server sends about once a minute.
  */
 public final class MockCluster implements AutoCloseable {
 
@@ -50,6 +55,7 @@ public final class MockCluster implements AutoCloseable {
   private final AtomicInteger goneSent = new AtomicInteger();
   private final AtomicBoolean servicesForbidden = new AtomicBoolean();
   private final ExpiredResumes resumes; // null: the mock's own watches
+  private final WatchBookmarks bookmarks;
 
   public MockCluster() {
     this(false);
@@ -67,8 +73,9 @@ public final class MockCluster implements AutoCloseable {
 
   private MockCluster(boolean expireResumes) {
     KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(new HashMap<>());
-    NodeIndex.install(crud);
-    this.resumes = expireResumes ? new ExpiredResumes(crud) : null;
+    KubernetesCrudDispatcher store = NodeIndex.install(crud);
+    bookmarks = new WatchBookmarks(store::requestResourceVersion);
+    resumes = expireResumes ? new ExpiredResumes(store) : null;
     Dispatcher dispatcher =
         new Dispatcher() {
           @Override
@@ -92,9 +99,11 @@ public final class MockCluster implements AutoCloseable {
                         }
                       });
             }
-            return resumes == null
-                ? crud.dispatch(request)
-                : resumes.dispatch(request, crud::dispatch);
+            MockResponse response =
+                resumes == null
+                    ? crud.dispatch(request)
+                    : resumes.dispatch(request, crud::dispatch);
+            return bookmarks.track(request, response);
           }
 
           @Override
@@ -161,6 +170,24 @@ public final class MockCluster implements AutoCloseable {
         || resource.matches("/api/v1/namespaces/[^/]+/services");
   }
 
+  /**
+   * From now on every open watch gets a BOOKMARK every {@code period}, as from a real API server
+   * (about once a minute there), each with a newer resourceVersion; see {@link WatchBookmarks}.
+   */
+  public void sendBookmarksEvery(Duration period) {
+    bookmarks.every(period);
+  }
+
+  /** No more bookmarks: the mock's own behaviour, and a hung server's. */
+  public void stopBookmarks() {
+    bookmarks.stop();
+  }
+
+  /** Bookmarks sent so far, over all watches. */
+  public int bookmarksSent() {
+    return bookmarks.sent();
+  }
+
   public int goneEventsSent() {
     return goneSent.get();
   }
@@ -209,6 +236,7 @@ public final class MockCluster implements AutoCloseable {
    */
   @Override
   public void close() throws Exception {
+    bookmarks.close();
     front.close();
     client.close();
     Thread destroyer =

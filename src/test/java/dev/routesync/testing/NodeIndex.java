@@ -61,8 +61,12 @@ public final class NodeIndex extends KubernetesAttributesExtractor {
     return null;
   }
 
-  /** Puts a node index into {@code dispatcher}'s CRUD dispatcher and its create handler. */
-  static void install(KubernetesMixedDispatcher dispatcher) {
+  /**
+   * Puts a node index into {@code dispatcher}'s CRUD dispatcher and its create handler.
+   *
+   * @return that CRUD dispatcher
+   */
+  static KubernetesCrudDispatcher install(KubernetesMixedDispatcher dispatcher) {
     try {
       KubernetesCrudDispatcher crud =
           (KubernetesCrudDispatcher) read(dispatcher, "kubernetesCrudDispatcher");
@@ -74,12 +78,13 @@ public final class NodeIndex extends KubernetesAttributesExtractor {
       write(crud, CrudDispatcher.class, "attributeExtractor", index);
       Object postHandler = read(crud, "postHandler");
       write(postHandler, postHandler.getClass(), "attributeExtractor", index);
+      return crud;
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("fabric8's mock changed: cannot install the node index", e);
     }
   }
 
-  static Object read(Object owner, String name) throws ReflectiveOperationException {
+  private static Object read(Object owner, String name) throws ReflectiveOperationException {
     for (Class<?> type = owner.getClass(); type != null; type = type.getSuperclass()) {
       try {
         Field field = type.getDeclaredField(name);

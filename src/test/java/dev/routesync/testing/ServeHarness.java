@@ -8,6 +8,7 @@ import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.serve.Readiness;
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.Freshness;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
@@ -15,7 +16,9 @@ import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The serving side alone: an {@link ApiServer} on a temporary socket over a table the test writes
@@ -32,13 +36,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServeHarness implements AutoCloseable {
 
-  private final ConnectionGuards guards = ConnectionGuards.create();
-  private final Vertx vertx = Vertx.builder().withTransport(guards.transport()).build();
+  private final Vertx vertx;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final Metrics metrics = new Metrics(registry);
   private final TableWriter table = new TableWriter(Clock.systemUTC(), 1024);
   private final Readiness readiness = new Readiness();
   private final TableTrust trust;
+  private final Freshness freshness;
   private final Path dir;
   private final ApiServer server;
 
@@ -52,35 +56,96 @@ public final class ServeHarness implements AutoCloseable {
     this(TableTrust.synced(), limits);
   }
 
+  /**
+   * With these guards (a peer policy, a transport), which build the harness's Vert.x. Does not
+   * listen: call {@link #listen()}, which may fail (a policy the transport cannot enforce).
+   */
+  public ServeHarness(ConnectionGuards guards) throws Exception {
+    this(TableTrust.synced(), ConnectionLimits.DEFAULT, guards, Optional.empty());
+  }
+
+  /** As above, also on this loopback TCP address; does not listen either. */
+  public ServeHarness(ConnectionGuards guards, InetSocketAddress tcp) throws Exception {
+    this(TableTrust.synced(), ConnectionLimits.DEFAULT, guards, Optional.of(tcp));
+  }
+
   /** Serving nothing until {@link #markSynced}, as an agent before its first list. */
   public static ServeHarness unsynced() throws Exception {
     return new ServeHarness(TableTrust.untrusted(), ConnectionLimits.DEFAULT);
   }
 
+  /**
+   * Serving with the freshness a test steers, as the agent's watches would: {@code trust} (raise it
+   * to serve), how long the watches have been down, and {@link #freshness()}{@code .heard(...)}.
+   */
+  public static ServeHarness watched(
+      TableTrust trust, LongSupplier disconnectedNanos, Duration relistAfter) throws Exception {
+    return new ServeHarness(
+        new Freshness(trust, disconnectedNanos, relistAfter), ConnectionLimits.DEFAULT);
+  }
+
   private ServeHarness(TableTrust trust, ConnectionLimits limits) throws Exception {
-    this.trust = trust;
+    this(Freshness.unwatched(trust), limits);
+  }
+
+  private ServeHarness(Freshness freshness, ConnectionLimits limits) throws Exception {
+    this(freshness, limits, ConnectionGuards.create(), Optional.empty());
+    listen().await(10, TimeUnit.SECONDS);
+  }
+
+  private ServeHarness(
+      TableTrust trust,
+      ConnectionLimits limits,
+      ConnectionGuards guards,
+      Optional<InetSocketAddress> tcp)
+      throws Exception {
+    this(Freshness.unwatched(trust), limits, guards, tcp);
+  }
+
+  private ServeHarness(
+      Freshness freshness,
+      ConnectionLimits limits,
+      ConnectionGuards guards,
+      Optional<InetSocketAddress> tcp)
+      throws Exception {
+    this.trust = freshness.trust();
+    this.freshness = freshness;
+    this.vertx = Vertx.builder().withTransport(guards.transport()).build();
     dir = Files.createTempDirectory("serve");
     server =
         new ApiServer(
             vertx,
             table,
-            trust,
+            freshness,
             metrics.serve(),
             readiness,
             dir.resolve("api.sock"),
-            Optional.empty(),
+            tcp,
             true,
             guards,
             limits);
     table.onPublish(server::published);
-    server.listen().await(10, TimeUnit.SECONDS);
-    readiness.socketListening(true);
-    readiness.initialSyncDone();
+  }
+
+  /** Listens on the socket (and TCP, if given); the harness is then ready. */
+  public Future<Void> listen() {
+    return server
+        .listen()
+        .onSuccess(
+            ignored -> {
+              readiness.socketListening(true);
+              readiness.initialSyncDone();
+            });
   }
 
   /** What the agent does once its initial sync is published. */
   public void markSynced() {
     trust.raise(TableTrust.Level.SYNCED);
+  }
+
+  /** What the served answers say about staleness; {@code heard(...)} as a watch would. */
+  public Freshness freshness() {
+    return freshness;
   }
 
   public Path socket() {

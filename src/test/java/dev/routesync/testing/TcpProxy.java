@@ -12,12 +12,19 @@ import java.util.concurrent.TimeUnit;
  * A loopback TCP proxy standing in for "the API server's address". Cutting it stops listening and
  * drops every connection, as a stopped server does; pointing it at another mock server afterwards
  * is an API server restart with different contents, on the same address, as the agent sees it.
+ *
+ * <p>{@link #blackHoleOpenConnections} is the hang a watchdog is for: the connections stay open and
+ * every byte on them, either way, is dropped, closes too (no FIN, no RST reaches the other side),
+ * while new connections are forwarded as before. That is a stuck path rather than a dead server: a
+ * conntrack or NAT entry lost, a load balancer that moved its backend, one wedged proxy instance
+ * behind a VIP. Neither end learns anything; only a new connection gets through.
  */
 public final class TcpProxy implements AutoCloseable {
 
   private final Vertx vertx = Vertx.vertx();
   private final NetClient client = vertx.createNetClient();
   private final Set<NetSocket> open = ConcurrentHashMap.newKeySet();
+  private final Set<Link> links = ConcurrentHashMap.newKeySet();
   private final int port;
   private NetServer server;
   private volatile int targetPort;
@@ -44,10 +51,60 @@ public final class TcpProxy implements AutoCloseable {
         .onSuccess(
             out -> {
               track(out);
-              in.pipeTo(out);
-              out.pipeTo(in);
+              Link link = new Link();
+              links.add(link);
+              forward(in, out, link);
+              forward(out, in, link);
+              in.resume();
             })
         .onFailure(error -> in.close());
+  }
+
+  /** One proxied connection (both directions): whether it has been black-holed. */
+  private static final class Link {
+    volatile boolean blackHoled;
+  }
+
+  /** {@code from}'s bytes to {@code to}, with backpressure, as a pipe, unless black-holed. */
+  private void forward(NetSocket from, NetSocket to, Link link) {
+    from.handler(
+        data -> {
+          if (link.blackHoled) {
+            return; // read and dropped: the sender's writes succeed and go nowhere
+          }
+          to.write(data);
+          if (to.writeQueueFull()) {
+            from.pause();
+            to.drainHandler(ignored -> from.resume());
+          }
+        });
+    from.endHandler(
+        ignored -> {
+          if (!link.blackHoled) {
+            to.close();
+          }
+        });
+    from.closeHandler(
+        ignored -> {
+          open.remove(from);
+          if (!link.blackHoled) {
+            to.close();
+          } // else the other side never learns: the connection just stays quiet
+          if (!open.contains(to)) {
+            links.remove(link);
+          }
+        });
+  }
+
+  /**
+   * Every connection open now stays open and silent: bytes in both directions, and closes, are
+   * dropped. New connections are forwarded as before. Undone only by {@link #cut} (which closes
+   * them all).
+   */
+  public void blackHoleOpenConnections() {
+    for (Link link : links) {
+      link.blackHoled = true;
+    }
   }
 
   private void track(NetSocket socket) {
@@ -72,6 +129,7 @@ public final class TcpProxy implements AutoCloseable {
     for (NetSocket socket : open) {
       socket.close();
     }
+    links.clear();
   }
 
   /** Listens again on the same port, forwarding new connections to {@code newTargetPort}. */

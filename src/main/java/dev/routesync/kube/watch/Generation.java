@@ -95,6 +95,19 @@ public final class Generation<T extends HasMetadata> {
   }
 
   /**
+   * Each informer's last resourceVersion, in a fixed order: it moves with every event and with
+   * every bookmark that carries a newer version (fabric8 handles BOOKMARK without calling the event
+   * handlers), so a change is how a bookmark is seen. Any thread.
+   */
+  List<String> resourceVersions() {
+    List<String> versions = new ArrayList<>(informers.size());
+    for (SharedIndexInformer<T> informer : informers.values()) {
+      versions.add(informer.lastSyncResourceVersion());
+    }
+    return versions;
+  }
+
+  /**
    * The cached objects of {@code namespace} whose index {@code index} holds {@code value}, found
    * through the index (not a scan).
    */

@@ -15,7 +15,9 @@ public enum RelistReason {
   /** The watch was down longer than {@code --relist-after}. */
   OUTAGE,
   /** fabric8 relisted in place after 410 Gone. */
-  GONE;
+  GONE,
+  /** The watch looked connected but nothing arrived for {@code --watch-silence}. */
+  SILENT;
 
   /** The metric label value, e.g. {@code outage}. */
   public String label() {

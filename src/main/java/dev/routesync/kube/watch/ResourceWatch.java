@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
  *       it as soon as the server answers, so deletions missed while away (which a server resuming a
  *       watch may never replay) cannot survive as ghosts. Every {@code resync} ({@link
  *       ResyncTimer}), the same happens while connected.
+ *   <li>A watch that looks connected but has delivered no event and no bookmark for {@code
+ *       watchSilence} ({@link SilenceWatchdog}: a black-holed connection, a stuck proxy) gets a new
+ *       generation the same way, beside the served one.
  *   <li>When a new generation has synced it replaces the current one, and the sink is handed both
  *       at once ({@link WatchSink#replaced}); until then the new generation's events are not passed
  *       on.
@@ -45,6 +48,7 @@ public final class ResourceWatch<T extends HasMetadata> {
   private final ResyncTimer resyncTimer;
   private final Connectivity connectivity;
   private final ConnectivityCheck connectivityCheck;
+  private final SilenceWatchdog silence;
   private final Reports reports = new Reports();
   private final Promise<Void> initialSync = Promise.promise();
 
@@ -86,6 +90,14 @@ public final class ResourceWatch<T extends HasMetadata> {
             settings.relistAfter(),
             connectivity,
             new Sampled());
+    this.silence =
+        new SilenceWatchdog(
+            spec.kind(),
+            scheduler,
+            settings.connectivityCheck(),
+            settings.watchSilence(),
+            observer,
+            new Listened());
   }
 
   /** How long the watch has been down, or 0 while it is up. Any thread. */
@@ -97,6 +109,7 @@ public final class ResourceWatch<T extends HasMetadata> {
   public void start() {
     startGeneration(RelistReason.INITIAL);
     connectivityCheck.start();
+    silence.start();
     resyncTimer.start();
   }
 
@@ -111,6 +124,7 @@ public final class ResourceWatch<T extends HasMetadata> {
     retry.cancel();
     resyncTimer.stop();
     connectivityCheck.stop();
+    silence.stop();
     if (pending != null) {
       pending.stop();
       pending = null;
@@ -175,6 +189,11 @@ public final class ResourceWatch<T extends HasMetadata> {
         delay / 1_000_000);
   }
 
+  /** A generation is served, it has not failed, and no relist is under way or scheduled. */
+  private boolean settled() {
+    return current != null && !current.isFailed() && pending == null && !retry.isScheduled();
+  }
+
   private static String rootMessage(Throwable error) {
     Throwable root = error;
     while (root.getCause() != null && root.getCause() != root) {
@@ -193,7 +212,7 @@ public final class ResourceWatch<T extends HasMetadata> {
 
     @Override
     public boolean relistWouldHelp() {
-      return current != null && !current.isFailed() && pending == null && !retry.isScheduled();
+      return settled();
     }
 
     @Override
@@ -204,6 +223,29 @@ public final class ResourceWatch<T extends HasMetadata> {
       current.markFailed();
       current.stop();
       startGeneration(RelistReason.OUTAGE);
+    }
+  }
+
+  /** What the silence watchdog samples, and what it does about a hung watch. */
+  private final class Listened implements SilenceWatchdog.Watched {
+
+    @Override
+    public boolean listening() {
+      return settled() && current.isWatching();
+    }
+
+    @Override
+    public Object progress() {
+      return current.resourceVersions();
+    }
+
+    @Override
+    public void silent(long silentNanos) {
+      // Unlike an outage, the current generation keeps running and serving: a quiet watch may be
+      // healthy (a mock without bookmarks, a server whose version stood still), and then the
+      // relist finds nothing new and publishes nothing. A hung one is stopped when the new
+      // generation replaces it.
+      startGeneration(RelistReason.SILENT);
     }
   }
 
@@ -227,6 +269,7 @@ public final class ResourceWatch<T extends HasMetadata> {
         context.runOnContext(
             ignored -> {
               if (generation == current) {
+                silence.heard();
                 sink.event(event);
               } // a generation still syncing is handed over whole when it replaces the current
             });

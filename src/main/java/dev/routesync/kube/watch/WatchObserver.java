@@ -20,6 +20,15 @@ public interface WatchObserver {
   /** A new generation started listing, or fabric8 relisted in place. */
   void relist(RelistReason reason);
 
+  /**
+   * A bookmark arrived: the served generation's resourceVersion moved with no event. Sampled (see
+   * {@code SilenceWatchdog}), so bookmarks close together may be one call. Sync context.
+   */
+  default void bookmark() {}
+
+  /** The agent gave up on a watch that still looked connected; a relist follows. Sync context. */
+  default void restarted(RestartReason reason) {}
+
   /** The watch is established ({@code true}) or down. Sync context. */
   void connected(boolean connected);
 

@@ -1,0 +1,42 @@
+package dev.routesync.client;
+
+import dev.routesync.api.ApiJson;
+import dev.routesync.api.v1.StatusResponse;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ExitCode;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code routesync get status}: how the agent's table stands (the Status RPC). Answers before the
+ * first sync too, so it says why {@code get services} fails with "not synced yet".
+ */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show how the agent's routing table stands: trust, staleness, connection to the API"
+            + " server, version and size.")
+public final class GetStatusCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Mixin ClientOptions options;
+
+  @Override
+  public Integer call() {
+    return ClientRun.run(
+        spec,
+        options.socket(spec),
+        (agent, out, err) -> {
+          StatusResponse status = agent.status();
+          out.print(
+              options.output() == OutputFormat.JSON
+                  ? ApiJson.pretty(status)
+                  : StatusText.render(status));
+          return ExitCode.OK;
+        });
+  }
+}
