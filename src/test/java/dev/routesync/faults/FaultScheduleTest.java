@@ -70,7 +70,7 @@ class FaultScheduleTest {
   // The watch-silence watchdog's --watch-silence, with the mock sending bookmarks 5 times as
   // often (a healthy quiet watch is never silent); "off" leaves the default (5 m): black-holed
   // watches are then recovered by cutting them, as nothing else would notice them.
-  private static final String SILENCE = System.getProperty("faults.watchSilence", "off");
+  private static final String SILENCE = System.getProperty("faults.watchSilence", "1s");
   private static final boolean WATCHDOG = !SILENCE.equals("off");
 
   private static final Duration RELIST_AFTER = Duration.ofMillis(400);

@@ -64,6 +64,8 @@ public final class FaultProxy implements AutoCloseable {
   private final AtomicLong discarded = new AtomicLong();
   private final NetServer server;
   private volatile boolean refusing;
+  private volatile boolean holdUpgrades;
+  private final AtomicLong held = new AtomicLong();
   private volatile int targetPort;
   private volatile Plan plan;
 
@@ -142,6 +144,19 @@ public final class FaultProxy implements AutoCloseable {
    */
   public void failRequests(Fault fault, double rate, long seed) {
     plan = new Plan(fault, rate, new Random(seed));
+  }
+
+  /**
+   * While {@code held}, a watch's upgrade request on a new connection is neither forwarded nor
+   * answered: the connection stays open and silent, as a stuck proxy leaves a handshake.
+   */
+  public void holdUpgrades(boolean held) {
+    holdUpgrades = held;
+  }
+
+  /** Upgrade requests held so far. */
+  public long heldUpgrades() {
+    return held.get();
   }
 
   /** Forwards every request again. */
@@ -366,6 +381,12 @@ public final class FaultProxy implements AutoCloseable {
       }
       String text = request.toString(StandardCharsets.ISO_8859_1);
       String lower = text.toLowerCase(Locale.ROOT);
+      if (holdUpgrades && lower.contains("\r\nupgrade:")) {
+        held.incrementAndGet();
+        upgraded = true;
+        blackHoled = true; // never forwarded, never answered
+        return false;
+      }
       forward(request);
       if (lower.contains("\r\nupgrade:")) {
         upgrades.incrementAndGet();
