@@ -58,8 +58,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Seeded: {@code -Dfaults.seed=N} replays a run (its steps and writes; the timing is the
  * machine's), {@code -Dfaults.schedules=N} runs more; the seed and the counts are printed. {@code
- * -Dfaults.watchSilence=2s} gives the agents that --watch-silence and leaves black-holed watches to
- * the watchdog.
+ * -Dfaults.watchSilence=2s} gives the agents that --watch-silence (1s by default) and leaves
+ * black-holed watches to the watchdog; {@code off} cuts them instead.
  */
 class FaultScheduleTest {
 
