@@ -32,11 +32,16 @@ import dev.routesync.serve.ListenFailures;
 import dev.routesync.serve.Readiness;
 import dev.routesync.startup.BadConfigurationException;
 import dev.routesync.startup.Reasons;
+import dev.routesync.state.StateFile;
+import dev.routesync.state.StateWriter;
+import dev.routesync.state.WarmStart;
 import dev.routesync.sync.Coalescer;
 import dev.routesync.sync.Reconciler;
 import dev.routesync.sync.VertxScheduler;
 import dev.routesync.table.Freshness;
 import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceEndpoints;
+import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import dev.routesync.table.TableWriter;
@@ -56,7 +61,9 @@ import io.vertx.micrometer.MicrometerMetricsFactory;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -103,6 +110,12 @@ public final class Agent {
   private final EventRecorder events;
   private final ApiServer apiServer;
   private final AdminServer adminServer;
+  // Persistence: null with --state-file "". The Services restored at start (empty after a cold
+  // start) are recomputed by the first list, so those gone while the agent was down are removed.
+  private final StateWriter stateWriter;
+  private final List<ServiceKey> restoredKeys;
+  // Completes once the first list is published and trusted (see initialSync()).
+  private final Promise<Void> synced = Promise.promise();
 
   /** The one stop, once asked for: later calls get the same future. */
   private Future<Void> stopping;
@@ -120,16 +133,50 @@ public final class Agent {
             .withTransport(guards.transport()) // native epoll when available, as before
             .build();
     Clock clock = Clock.systemUTC();
+    long coldStartVersion = TimeUnit.MILLISECONDS.toMicros(clock.millis());
+    // Before the first list: a table restored from the state file is served at once, stale.
+    StateFile stateFile = config.state().file().map(StateFile::new).orElse(null);
+    Optional<WarmStart.Restored> restored =
+        stateFile == null
+            ? Optional.empty()
+            : WarmStart.load(
+                stateFile,
+                clock.instant(),
+                coldStartVersion,
+                RoutingTable.DEFAULT_DELTA_LOG_CAPACITY,
+                metrics.state());
     this.table =
-        new TableWriter(
-            clock,
-            RoutingTable.DEFAULT_DELTA_LOG_CAPACITY,
-            TimeUnit.MILLISECONDS.toMicros(clock.millis()));
+        restored
+            .map(r -> new TableWriter(clock, r.table()))
+            .orElseGet(
+                () ->
+                    new TableWriter(
+                        clock, RoutingTable.DEFAULT_DELTA_LOG_CAPACITY, coldStartVersion));
+    this.restoredKeys =
+        restored.stream()
+            .flatMap(r -> r.table().services().stream())
+            .map(ServiceEndpoints::key)
+            .toList();
     metrics.bindTable(table);
     // The table's two watches (slices or Endpoints, and Services); assigned below, read later.
     this.freshness =
         new Freshness(trust, this::tableWatchesDisconnectedNanos, config.watch().relistAfter());
     metrics.bindFreshness(freshness);
+    restored.ifPresent(
+        r -> {
+          trust.raise(TableTrust.Level.RESTORED);
+          r.syncedAt().ifPresent(freshness::restored);
+          readiness.tableRestored();
+        });
+    // Attached after the restored table's trust is raised: that table is already on disk.
+    this.stateWriter =
+        stateFile == null
+            ? null
+            : new StateWriter(
+                stateFile, config.state().flush(), clock, freshness::syncedAt, metrics.state());
+    if (stateWriter != null) {
+      stateWriter.attach(table, trust);
+    }
     this.syncContext = vertx.getOrCreateContext();
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
@@ -165,6 +212,8 @@ public final class Agent {
           case ENDPOINTS -> wire(new EndpointsKind(), skips, null);
         };
     this.coalescer = wiring.coalescer();
+    // Until both table watches have synced: their first lists publish one version together.
+    coalescer.hold();
     this.supervisor = wiring.supervisor();
     // The drift detector is the Services watch's second consumer.
     this.services =
@@ -353,14 +402,19 @@ public final class Agent {
                       driftPods.start();
                     }
                   });
-              initialSync()
+              Future.all(supervisor.initialSync(), services.initialSync())
                   .onSuccess(
-                      v -> {
-                        // On the sync context, after the initial sync's version is published.
-                        trust.raise(TableTrust.Level.SYNCED);
-                        readiness.initialSyncDone();
-                        LOG.info("initial sync done: {}", table.current());
-                      });
+                      v ->
+                          syncContext.runOnContext(
+                              onSync -> {
+                                // Both watches' first lists, and every restored Service, as one
+                                // version; trusted right after it is published.
+                                coalescer.release(restoredKeys);
+                                trust.raise(TableTrust.Level.SYNCED);
+                                readiness.initialSyncDone();
+                                LOG.info("initial sync done: {}", table.current());
+                                synced.tryComplete();
+                              }));
             });
   }
 
@@ -422,12 +476,14 @@ public final class Agent {
   }
 
   /**
-   * Completes once both watches (slices or Endpoints, and Services) have synced, so the first
-   * version trusted already carries the Services' ports. An agent that cannot list Services (RBAC)
-   * stays unready, its watch logging why at each retry, rather than publish counts it cannot know.
+   * Completes once both watches (slices or Endpoints, and Services) have synced and their first
+   * lists are published, as one version, and trusted: that version already carries the Services'
+   * ports, and after a warm start it is the whole difference from the restored table. An agent that
+   * cannot list Services (RBAC) stays unready, its watch logging why at each retry, rather than
+   * publish counts it cannot know.
    */
   public Future<Void> initialSync() {
-    return Future.all(supervisor.initialSync(), services.initialSync()).mapEmpty();
+    return synced.future();
   }
 
   public PrometheusMeterRegistry registry() {
@@ -471,6 +527,19 @@ public final class Agent {
     return stopping;
   }
 
+  /**
+   * The served table once more, marked complete: nothing newer was served, since the listeners are
+   * closed by now, so the next start continues its versions. Bounded by the shutdown timeout.
+   */
+  private Future<Void> finalStateWrite() {
+    if (stateWriter == null) {
+      return Future.succeededFuture();
+    }
+    return Future.fromCompletionStage(stateWriter.close())
+        .timeout(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .otherwiseEmpty();
+  }
+
   private Future<Void> drainAndClose() {
     readiness.draining();
     LOG.info("draining: up to {}", config.shutdownTimeout());
@@ -488,6 +557,7 @@ public final class Agent {
     Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
     return Future.join(apiServer.shutdown(config.shutdownTimeout()), watchesStopped.future())
         .transform(ignored -> admin)
+        .transform(ignored -> finalStateWrite())
         .transform(
             ignored -> {
               client.close();

@@ -185,6 +185,42 @@ class ArchitectureTest {
   }
 
   @Test
+  void thePersistedTableSeesOnlyTheTable() {
+    // state/ reads published tables and hands the agent one to start from: it knows nothing of
+    // Kubernetes, the watches, the coalescer or serving, and reports through its own observer.
+    classes()
+        .that()
+        .resideInAPackage("dev.routesync.state..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.routesync.state..",
+            "dev.routesync.table..",
+            "dev.routesync.units..",
+            "org.slf4j..",
+            "java..")
+        .check(classes);
+  }
+
+  @Test
+  void onlyTheRootTheMetricsAndTheOptionsKnowThePersistedTable() {
+    // The composition root wires it, observe/ counts it, config/ and app/ carry its settings
+    // (--state-file, --state-flush; the demo's own directory). No stage of the flow reaches it.
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(
+            "dev.routesync",
+            "dev.routesync.state..",
+            "dev.routesync.observe..",
+            "dev.routesync.config..",
+            "dev.routesync.app..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.routesync.state..")
+        .check(classes);
+  }
+
+  @Test
   void theStagesReportThroughTheirOwnObserversNotToTheMetrics() {
     // Each stage owns a small observer interface with enums for its labels (WatchObserver,
     // SkipObserver, SyncObserver, ServeObserver); observe/ implements them with Micrometer. A stage

@@ -4,9 +4,11 @@ import dev.routesync.Agent;
 import dev.routesync.config.AgentConfig;
 import dev.routesync.config.AgentOptions;
 import dev.routesync.demo.DemoCluster;
+import dev.routesync.state.StateSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
 import picocli.CommandLine.Command;
@@ -23,7 +25,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Run the agent against an embedded mock API server with churning demo Services.",
       "Takes the agent's flags; --kubeconfig is ignored (the demo writes its own), and the",
-      "socket defaults to a temporary path instead of " + AgentConfig.DEFAULT_SOCKET + "."
+      "socket defaults to a temporary path instead of " + AgentConfig.DEFAULT_SOCKET + ", and",
+      "the state file to one in the same temporary directory instead of "
+          + StateSettings.DEFAULT_FILE_TEXT
+          + "."
     })
 public final class DemoCommand implements Callable<Integer> {
 
@@ -51,6 +56,21 @@ public final class DemoCommand implements Callable<Integer> {
     DemoWorkDir workDir = DemoWorkDir.create();
     if (config.socket().toString().equals(AgentConfig.DEFAULT_SOCKET)) {
       config = config.withSocket(workDir.path().resolve("routesync.sock"));
+    }
+    // The demo persists like the agent, into its own directory: never into the host's state
+    // directory, which belongs to a real agent. (The directory goes when the demo stops; to see a
+    // warm start, give --state-file a path of your own and run the demo twice.)
+    if (config
+        .state()
+        .file()
+        .map(Path::toString)
+        .orElse("")
+        .equals(StateSettings.DEFAULT_FILE_TEXT)) {
+      config =
+          config.withState(
+              new StateSettings(
+                  Optional.of(workDir.path().resolve("state").resolve("table.bin")),
+                  config.state().flush()));
     }
     DemoCluster cluster = DemoCluster.start();
     Path kubeconfig;

@@ -2,37 +2,72 @@ package dev.routesync.kube;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Checks label selector syntax at start, so a typo is one clear error instead of an endless loop of
  * 400s from the API server. Accepts Kubernetes' set-based grammar: {@code k}, {@code !k}, {@code
  * k=v}, {@code k==v}, {@code k!=v}, {@code k>1}, {@code k<1}, {@code k in (a,b)}, {@code k notin
- * (a,b)}, joined by commas.
+ * (a,b)}, joined by commas; and accepts only what the API server's parser ({@code labels.Parse})
+ * takes, which a differential fuzz test holds it to:
+ *
+ * <ul>
+ *   <li>whitespace is only ' ', '\t', '\r' and '\n' (Java's {@code trim()} and {@code \s} take
+ *       more: a stray control character was dropped here and refused there);
+ *   <li>a key's optional prefix is a DNS-1123 subdomain of at most 253 characters;
+ *   <li>the value of {@code >} and {@code <} is a label value that is a 64-bit integer: digits
+ *       only.
+ * </ul>
  */
 public final class LabelSelectors {
 
+  // The API server's lexer's whitespace (isWhitespace in k8s.io/apimachinery/pkg/labels).
+  private static final String WS = "[ \\t\\r\\n]";
   private static final String NAME = "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?";
-  private static final String KEY = "([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?" + NAME;
+  private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+  // A DNS-1123 subdomain and its '/': the lookahead bounds the length before the parts are tried.
+  private static final String PREFIX =
+      "(?=[-a-z0-9.]{1,253}/)" + DNS_LABEL + "(\\." + DNS_LABEL + ")*/";
+  private static final String KEY = "(" + PREFIX + ")?" + NAME;
   private static final String VALUE = "(" + NAME + ")?";
   private static final Pattern REQUIREMENT =
       Pattern.compile(
-          "!?\\s*"
+          "!?"
+              + WS
+              + "*"
               + KEY
               + "|"
               + KEY
-              + "\\s*(=|==|!=)\\s*"
+              + WS
+              + "*(=|==|!=)"
+              + WS
+              + "*"
               + VALUE
               + "|"
               + KEY
-              + "\\s*[<>]\\s*-?\\d+"
+              + WS
+              + "*[<>]"
+              + WS
+              + "*(?<number>[0-9]{1,63})"
               + "|"
               + KEY
-              + "\\s+(in|notin)\\s*\\(\\s*"
+              + WS
+              + "+(in|notin)"
+              + WS
+              + "*\\("
+              + WS
+              + "*"
               + VALUE
-              + "(\\s*,\\s*"
+              + "("
+              + WS
+              + "*,"
+              + WS
+              + "*"
               + VALUE
-              + ")*\\s*\\)");
+              + ")*"
+              + WS
+              + "*\\)");
 
   private LabelSelectors() {}
 
@@ -47,11 +82,41 @@ public final class LabelSelectors {
    */
   public static void validate(String flag, String selector) {
     for (String requirement : splitTopLevel(selector)) {
-      String trimmed = requirement.trim();
-      if (!REQUIREMENT.matcher(trimmed).matches()) {
+      String trimmed = strip(requirement);
+      Matcher matcher = REQUIREMENT.matcher(trimmed);
+      if (!matcher.matches() || !int64(matcher.group("number"))) {
         throw new IllegalArgumentException(
             flag + ": '" + trimmed + "' is not a valid label selector requirement");
       }
+    }
+  }
+
+  private static String strip(String text) {
+    int start = 0;
+    int end = text.length();
+    while (start < end && whitespace(text.charAt(start))) {
+      start++;
+    }
+    while (end > start && whitespace(text.charAt(end - 1))) {
+      end--;
+    }
+    return text.substring(start, end);
+  }
+
+  private static boolean whitespace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+  }
+
+  // A > or < requirement's number fits strconv.ParseInt(v, 10, 64); other requirements have none.
+  private static boolean int64(String number) {
+    if (number == null) {
+      return true;
+    }
+    try {
+      Long.parseLong(number);
+      return true;
+    } catch (NumberFormatException e) {
+      return false;
     }
   }
 

@@ -15,6 +15,28 @@ final class LintInputException extends Exception {
    * @param problem what is wrong, without the location
    */
   LintInputException(String file, int line, String problem) {
-    super(file + (line > 0 ? ":" + line : "") + ": " + problem);
+    super(oneLine(file + (line > 0 ? ":" + line : "") + ": " + problem));
+  }
+
+  /**
+   * The message with every control, line-breaking and format character as {@code \\uXXXX}: the YAML
+   * parser's messages name the character it stopped at, raw, and file names are the repository's;
+   * the message must stay one line and must not drive the terminal or CI log it is printed to.
+   */
+  static String oneLine(String message) {
+    StringBuilder out = new StringBuilder(message.length());
+    for (int i = 0; i < message.length(); i++) {
+      char c = message.charAt(i);
+      int type = Character.getType(c);
+      if (Character.isISOControl(c)
+          || type == Character.LINE_SEPARATOR
+          || type == Character.PARAGRAPH_SEPARATOR
+          || type == Character.FORMAT) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 }

@@ -143,6 +143,7 @@ record LintedObjects(
       service.setMetadata(new ObjectMeta());
     }
     service.getMetadata().setNamespace(namespace);
+    NameLengths.checkService(manifest, service);
     return new LintedService(service, manifest);
   }
 
@@ -173,6 +174,7 @@ record LintedObjects(
               + " must be a mapping");
     }
     PodTemplateSpec pod = convert(manifest, template, PodTemplateSpec.class);
+    NameLengths.checkWorkload(manifest, pod.getSpec());
     Map<String, String> labels =
         pod.getMetadata() == null || pod.getMetadata().getLabels() == null
             ? Map.of()

@@ -5,6 +5,7 @@ import dev.routesync.kube.SkipObserver;
 import dev.routesync.kube.events.EventObserver;
 import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.serve.ServeObserver;
+import dev.routesync.state.StateObserver;
 import dev.routesync.sync.SyncObserver;
 import dev.routesync.table.FreshnessView;
 import dev.routesync.table.TableView;
@@ -34,6 +35,7 @@ public final class Metrics {
   private final SyncMetrics sync;
   private final ServeMetrics serve;
   private final KubernetesEventMetrics kubernetesEvents;
+  private final StateMetrics state;
 
   public Metrics(MeterRegistry registry) {
     this.registry = registry;
@@ -41,6 +43,7 @@ public final class Metrics {
     this.sync = new SyncMetrics(registry);
     this.serve = new ServeMetrics(registry);
     this.kubernetesEvents = new KubernetesEventMetrics(registry);
+    this.state = new StateMetrics(registry);
     Gauge.builder("routesync.api.connected", apiConnection, ApiConnection::connected)
         .description("1 while the watch on the Kubernetes API server is established")
         .register(registry);
@@ -91,6 +94,11 @@ public final class Metrics {
   /** What the Kubernetes Event recorder reports: Events created, updated, dropped, failed. */
   public EventObserver kubernetesEvents() {
     return kubernetesEvents;
+  }
+
+  /** What the state file reports: load failures by reason, writes by result, Services restored. */
+  public StateObserver state() {
+    return state;
   }
 
   /** Registers the gauges that read the published table. */

@@ -3,19 +3,31 @@ package dev.routesync.serve;
 import java.util.function.Supplier;
 
 /**
- * Whether the agent should receive traffic: the first full list is published, the socket is
- * listening and its file is still the one sidecars reach it by, and it is not shutting down. Flags
- * flip from any thread; reads never block.
+ * Whether the agent should receive traffic: the first full list is published (or a table restored
+ * from the state file is served), the socket is listening and its file is still the one sidecars
+ * reach it by, and it is not shutting down. Flags flip from any thread; reads never block.
+ *
+ * <p>A restored table is ready although stale: static stability. The node's sidecars have nowhere
+ * else to get routes, and while the API server is away the last known table beats an empty node. An
+ * agent unready for a table it does serve would only stall the DaemonSet's rollout and page people
+ * about the API server, which is not its fault. The API's answers and the metrics say that the
+ * table is stale.
  */
 public final class Readiness {
 
   private volatile boolean initialSyncDone;
+  private volatile boolean tableRestored;
   private volatile boolean socketListening;
   private volatile boolean draining;
   private volatile Supplier<String> socketFile = () -> "";
 
   public void initialSyncDone() {
     initialSyncDone = true;
+  }
+
+  /** A table restored from the state file is served: ready before the first list. */
+  public void tableRestored() {
+    tableRestored = true;
   }
 
   public void socketListening(boolean listening) {
@@ -43,7 +55,7 @@ public final class Readiness {
     if (draining) {
       return "shutting down";
     }
-    if (!initialSyncDone) {
+    if (!initialSyncDone && !tableRestored) {
       return "initial sync from the API server not done";
     }
     if (!socketListening) {

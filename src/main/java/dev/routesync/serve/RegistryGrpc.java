@@ -5,13 +5,11 @@ import dev.routesync.api.v1.ListRequest;
 import dev.routesync.api.v1.ListResponse;
 import dev.routesync.api.v1.RegistryGrpcService;
 import dev.routesync.api.v1.ResolveRequest;
-import dev.routesync.api.v1.ServiceRef;
 import dev.routesync.api.v1.StatusRequest;
 import dev.routesync.api.v1.StatusResponse;
 import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.table.FreshnessView;
 import dev.routesync.table.InvalidNameException;
-import dev.routesync.table.KubernetesNames;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
@@ -26,9 +24,7 @@ import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.GrpcServerResponse;
 import io.vertx.grpc.server.Service;
 import io.vertx.grpc.server.StatusException;
-import java.util.HashSet;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The {@code routesync.v1.Registry} service. Unary calls reply only after the request has ended
@@ -98,7 +94,7 @@ final class RegistryGrpc implements Service {
             request -> {
               ServiceKey key;
               try {
-                key = ServiceKey.of(request.getNamespace(), request.getName());
+                key = RegistryRequests.resolveKey(request);
               } catch (InvalidNameException e) {
                 fail(
                     call.response(),
@@ -131,7 +127,7 @@ final class RegistryGrpc implements Service {
             request -> {
               String namespace = request.getNamespace();
               try {
-                namespaceFilter(namespace);
+                RegistryRequests.namespaceFilter(namespace);
               } catch (InvalidNameException e) {
                 fail(call.response(), GrpcMethod.LIST, GrpcStatus.INVALID_ARGUMENT, e.getMessage());
                 return;
@@ -186,21 +182,11 @@ final class RegistryGrpc implements Service {
       GrpcServerResponse<WatchRequest, dev.routesync.api.v1.WatchEvent> response,
       WatchRequest request) {
     try {
-      String namespace = namespaceFilter(request.getNamespace());
-      Set<ServiceKey> services = new HashSet<>();
-      for (ServiceRef ref : request.getServicesList()) {
-        services.add(ServiceKey.of(ref.getNamespace(), ref.getName()));
-      }
-      return Optional.of(new WatchFilter(namespace, services));
+      return Optional.of(RegistryRequests.watchFilter(request));
     } catch (InvalidNameException e) {
       fail(response, GrpcMethod.WATCH, GrpcStatus.INVALID_ARGUMENT, e.getMessage());
       return Optional.empty();
     }
-  }
-
-  /** List's and Watch's namespace: empty for all, else a valid namespace name. */
-  private static String namespaceFilter(String namespace) {
-    return namespace.isEmpty() ? namespace : KubernetesNames.requireNamespace(namespace);
   }
 
   // Before the table is trusted its emptiness means "don't know", not "no services": answering

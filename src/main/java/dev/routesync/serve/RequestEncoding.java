@@ -30,6 +30,11 @@ final class RequestEncoding {
 
   /** Whether the client named no encoding, so a compressed message is a protocol error. */
   static boolean unencoded(GrpcServerRequest<?, ?> call) {
-    return NONE.equals(call.encoding());
+    return unencoded(call.encoding());
+  }
+
+  /** As {@link #unencoded(GrpcServerRequest)}, for the call's {@code grpc-encoding}. */
+  static boolean unencoded(String encoding) {
+    return NONE.equals(encoding);
   }
 }

@@ -3,8 +3,10 @@ package dev.routesync.sync;
 import dev.routesync.table.ServiceKey;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +49,9 @@ public final class Coalescer {
   private Scheduler.Cancellable maxDelayTimer;
   private boolean flushing;
   private boolean relistPending;
+  // While held (an agent's start, until both table watches have synced): every key, nothing
+  // flushed.
+  private Set<ServiceKey> held;
   // Written on the context, read by the liveness probe on another thread.
   private volatile long oldestPendingSince = NONE;
 
@@ -56,6 +61,35 @@ public final class Coalescer {
     this.sink = Objects.requireNonNull(sink);
     this.debounceNanos = settings.debounce().toNanos();
     this.maxDelayNanos = settings.maxDelay().toNanos();
+  }
+
+  /**
+   * Holds every flush until {@link #release}: marks and relists only collect their keys. The agent
+   * holds its coalescer from start until both table watches (slices and Services) have synced, so
+   * the first list publishes one version computed from both, never a half (a restored table served
+   * meanwhile must not lose its Services' ports, or its Services, to whichever watch lists first).
+   * Held keys wait on purpose: they do not count as unpublished changes for liveness.
+   */
+  public void hold() {
+    if (held == null) {
+      held = new HashSet<>();
+    }
+  }
+
+  /**
+   * Ends a {@link #hold}: everything collected, with {@code alsoKeys}, is flushed now as one batch
+   * (cause relist). A release without a hold does nothing.
+   *
+   * @param alsoKeys Services to recompute as well (a restored table's, so the gone are removed)
+   */
+  public void release(Collection<ServiceKey> alsoKeys) {
+    if (held == null) {
+      return;
+    }
+    Set<ServiceKey> keys = held;
+    held = null;
+    keys.addAll(alsoKeys);
+    flushAsOne(keys);
   }
 
   /** Marks one service dirty, arrived now. */
@@ -70,6 +104,10 @@ public final class Coalescer {
    *     event-to-publish latency metric
    */
   public void markDirty(ServiceKey key, long arrivedNanos) {
+    if (held != null) {
+      held.add(key);
+      return;
+    }
     long now = scheduler.nanoTime();
     boolean quietSpell = lastChangeNanos == NONE || now - lastChangeNanos >= debounceNanos;
     lastChangeNanos = now;
@@ -93,6 +131,10 @@ public final class Coalescer {
    * whatever its size: a relist publishes its whole difference as one version.
    */
   public void flushAsOne(Collection<ServiceKey> keys) {
+    if (held != null) {
+      held.addAll(keys);
+      return;
+    }
     long now = scheduler.nanoTime();
     lastChangeNanos = now;
     for (ServiceKey key : keys) {

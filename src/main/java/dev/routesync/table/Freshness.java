@@ -25,6 +25,9 @@ public final class Freshness implements FreshnessView {
   private final long staleAfterNanos;
   // Epoch microseconds of the last list or watch event, or 0 when none yet; only grows.
   private volatile long syncedAtMicros;
+  // Whether this process has heard from the API server itself; a restored synced_at is the
+  // previous agent's word, not a connection.
+  private volatile boolean heardHere;
 
   /**
    * @param trust the served table's trust: anything below SYNCED is stale
@@ -39,6 +42,11 @@ public final class Freshness implements FreshnessView {
 
   /** The API server was heard from at {@code at}: a list completed, or a watch event arrived. */
   public void heard(Instant at) {
+    heardHere = true;
+    advance(at);
+  }
+
+  private void advance(Instant at) {
     long micros = at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000;
     // Monotonic under races: a late caller with an older time never moves it back.
     long seen = syncedAtMicros;
@@ -60,7 +68,29 @@ public final class Freshness implements FreshnessView {
     return new Freshness(trust, () -> 0, Duration.ZERO);
   }
 
-  /** When the API server was last heard from; empty before the first list of this process. */
+  /**
+   * Seeds {@link #syncedAt()} with the time a table restored from the state file was last synced by
+   * the agent that wrote it, so a warm start can say how old its table is. Staleness is not
+   * touched: a restored table stays stale until a list confirms it. Like {@link #heard}, it never
+   * moves the time back.
+   */
+  public void restored(Instant lastSyncedAt) {
+    advance(lastSyncedAt);
+  }
+
+  /**
+   * Whether the table's watches are established: this process has heard from the API server (a
+   * restored {@code synced_at} does not count) and no watch is down.
+   */
+  @Override
+  public boolean connected() {
+    return heardHere && disconnectedFor().isZero();
+  }
+
+  /**
+   * When the API server was last heard from; empty before the first list of this process (or a
+   * restored one).
+   */
   @Override
   public Optional<Instant> syncedAt() {
     long micros = syncedAtMicros;

@@ -68,6 +68,36 @@ public final class RoutingTable {
         DeltaLog.empty(deltaLogCapacity));
   }
 
+  /**
+   * A table rebuilt from persisted entries (the state file), at {@code version}, with an empty
+   * delta log: a watcher holding exactly {@code version} resumes with nothing to send, any other
+   * gets a snapshot.
+   *
+   * @param services the entries, each at a version no newer than {@code version}; one per key
+   * @throws IllegalArgumentException if a key repeats or an entry is newer than the table
+   */
+  public static RoutingTable restored(
+      long version, Collection<ServiceEndpoints> services, Instant builtAt, int deltaLogCapacity) {
+    if (version < 0) {
+      throw new IllegalArgumentException("version must be >= 0, got " + version);
+    }
+    PSortedMap<ServiceKey, ServiceEndpoints> map = TreePMap.empty();
+    long endpoints = 0;
+    for (ServiceEndpoints entry : services) {
+      if (entry.version() < 0 || entry.version() > version) {
+        throw new IllegalArgumentException(
+            entry.key() + " is at version " + entry.version() + ", outside 0.." + version);
+      }
+      if (map.containsKey(entry.key())) {
+        throw new IllegalArgumentException(entry.key() + " appears twice");
+      }
+      map = map.plus(entry.key(), entry);
+      endpoints += entry.endpoints().size();
+    }
+    return new RoutingTable(
+        version, map, endpoints, Objects.requireNonNull(builtAt), DeltaLog.empty(deltaLogCapacity));
+  }
+
   public long version() {
     return version;
   }

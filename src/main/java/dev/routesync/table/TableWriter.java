@@ -31,6 +31,12 @@ public final class TableWriter implements TableView {
     this.current = RoutingTable.empty(clock.instant(), deltaLogCapacity, initialVersion);
   }
 
+  /** Starts from {@code initial} (a table restored from the state file); publishes continue it. */
+  public TableWriter(Clock clock, RoutingTable initial) {
+    this.clock = Objects.requireNonNull(clock);
+    this.current = Objects.requireNonNull(initial);
+  }
+
   @Override
   public RoutingTable current() {
     return current;

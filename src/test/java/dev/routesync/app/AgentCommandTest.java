@@ -45,6 +45,8 @@ class AgentCommandTest {
             dir.resolve("rs.sock").toString(),
             "--admin-port",
             "0",
+            "--state-file",
+            "",
             "--namespace",
             "shop,Payments");
 

@@ -365,7 +365,9 @@ class AgentOptionsTest {
                 "--socket",
                 tempDir.resolve("rs.sock").toString(),
                 "--admin-port",
-                "0")
+                "0",
+                "--state-file",
+                "")
             .redirectErrorStream(true)
             .redirectOutput(tempDir.resolve("out.txt").toFile());
     builder.environment().put("ROUTESYNC_LISTEN_TCP_INSECURE", "maybe");
@@ -402,7 +404,9 @@ class AgentOptionsTest {
                 "--socket",
                 tempDir.resolve("rs.sock").toString(),
                 "--admin-port",
-                "0")
+                "0",
+                "--state-file",
+                "")
             .redirectErrorStream(true)
             .redirectOutput(tempDir.resolve("out.txt").toFile());
     builder.environment().put(variable, value);
@@ -437,6 +441,8 @@ class AgentOptionsTest {
                 tempDir.resolve("rs.sock").toString(),
                 "--admin-port",
                 "0",
+                "--state-file",
+                "",
                 "--kubeconfig",
                 tempDir.resolve("no-such-kubeconfig").toString(),
                 "--listen-tcp",
@@ -593,9 +599,14 @@ class AgentOptionsTest {
     List<String> invocation = new ArrayList<>(args.subList(0, 1));
     Map<String, String> safety =
         Map.of(
-            "--socket", tempDir.resolve("routesync.sock").toString(),
-            "--admin-port", "0",
-            "--kubeconfig", tempDir.resolve("no-such-kubeconfig").toString());
+            "--socket",
+            tempDir.resolve("routesync.sock").toString(),
+            "--admin-port",
+            "0",
+            "--state-file",
+            "",
+            "--kubeconfig",
+            tempDir.resolve("no-such-kubeconfig").toString());
     safety.forEach(
         (name, value) -> {
           if (!args.contains(name)) {

@@ -46,6 +46,11 @@ class StartFailuresTest {
     if (!given.contains("--admin-port")) {
       invocation.addAll(List.of("--admin-port", "0"));
     }
+    if (!given.contains("--state-file")) {
+      // Never the host's state directory (/var/run/routesync/state) from a test.
+      invocation.addAll(
+          List.of("--state-file", dir.resolve("state").resolve("table.bin").toString()));
+    }
     invocation.addAll(given);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

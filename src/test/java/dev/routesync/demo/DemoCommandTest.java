@@ -55,6 +55,11 @@ class DemoCommandTest {
             .until(() -> grpc.resolve("shop", "cart").getEndpointsCount() >= 2);
       }
       assertThat(socket.getParent().resolve("kubeconfig")).exists();
+      // It persists its table like the agent, into its own directory, never the host's.
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () -> Files.isRegularFile(socket.getParent().resolve("state").resolve("table.bin")));
 
       process.destroy(); // SIGTERM; Ctrl-C (SIGINT) takes the same shutdown path
       assertThat(process.waitFor(15, TimeUnit.SECONDS)).as("exited").isTrue();

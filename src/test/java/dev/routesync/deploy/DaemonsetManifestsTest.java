@@ -79,6 +79,7 @@ class DaemonsetManifestsTest {
   private static final Duration RENDER_TIMEOUT = Duration.ofSeconds(60);
   private static final String NAMESPACE = "routesync";
   private static final String SOCKET_DIR = "/var/run/routesync";
+  private static final String STATE_DIR = "/var/run/routesync-state";
   private static final long AGENT_UID = 65532;
   private static final long SOCKET_GROUP = 65533;
 
@@ -233,6 +234,37 @@ class DaemonsetManifestsTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void theStateFileIsOnTheAgentsOwnHostPathThatNoSidecarMounts(String dir) {
+    Install install = install(dir);
+    Path stateFile = Path.of(install.config("ROUTESYNC_STATE_FILE"));
+    String stateDir = stateFile.getParent().toString();
+    assertThat(stateDir).isEqualTo(STATE_DIR);
+    // Neither the socket's directory nor under it: a sidecar mounts that one.
+    assertThat(Path.of(stateDir).startsWith(Path.of(SOCKET_DIR))).isFalse();
+    VolumeMount mount =
+        install.agent().getVolumeMounts().stream()
+            .filter(m -> m.getMountPath().equals(stateDir))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("nothing mounted at " + stateDir));
+    assertThat(mount.getReadOnly()).isNotEqualTo(Boolean.TRUE);
+    Volume volume = install.volume(mount.getName());
+    assertThat(volume.getHostPath().getPath()).isEqualTo(STATE_DIR);
+    assertThat(volume.getHostPath().getType()).isEqualTo("DirectoryOrCreate");
+
+    // The example application mounts the socket's directory only.
+    for (HasMetadata object : render("daemonset/examples")) {
+      if (object instanceof Deployment deployment) {
+        assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes())
+            .noneSatisfy(
+                v ->
+                    assertThat(v.getHostPath() == null ? "" : v.getHostPath().getPath())
+                        .startsWith(STATE_DIR));
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
   void initContainerOnlyChownsTheSocketDirectory(String dir) {
     Install install = install(dir);
     List<Container> inits = install.pod().getInitContainers();
@@ -248,14 +280,16 @@ class DaemonsetManifestsTest {
     String script = String.join(" ", init.getCommand()) + " " + String.join(" ", init.getArgs());
     assertThat(script)
         .contains("chown " + AGENT_UID + ":" + SOCKET_GROUP + " " + SOCKET_DIR)
-        .contains("chmod 2750 " + SOCKET_DIR);
+        .contains("chmod 2750 " + SOCKET_DIR)
+        .contains("chown " + AGENT_UID + ":" + AGENT_UID + " " + STATE_DIR)
+        .contains("chmod 0700 " + STATE_DIR);
     assertThat(init.getVolumeMounts())
-        .singleElement()
-        .satisfies(
-            m -> {
-              assertThat(m.getMountPath()).isEqualTo(SOCKET_DIR);
-              assertThat(install.volume(m.getName()).getHostPath().getPath()).isEqualTo(SOCKET_DIR);
-            });
+        .hasSize(2)
+        .allSatisfy(
+            m ->
+                assertThat(install.volume(m.getName()).getHostPath().getPath())
+                    .isEqualTo(m.getMountPath())
+                    .isIn(SOCKET_DIR, STATE_DIR));
     // The init container must be in the socket group, or chmod silently drops the setgid bit.
     assertThat(install.pod().getSecurityContext().getSupplementalGroups()).contains(SOCKET_GROUP);
   }

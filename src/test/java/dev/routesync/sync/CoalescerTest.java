@@ -74,6 +74,35 @@ class CoalescerTest {
   }
 
   @Test
+  void aHeldCoalescerFlushesNothingUntilReleasedThenEverythingAsOneBatch() {
+    Coalescer coalescer = coalescer();
+    coalescer.hold();
+
+    // The two table watches' first generations, and events between them.
+    coalescer.flushAsOne(Set.of(A, B));
+    coalescer.markDirty(C);
+    advanceMs(1_000);
+    coalescer.flushAsOne(Set.of(B, D));
+
+    assertThat(sink.flushes).as("held: nothing flushed").isEmpty();
+    assertThat(scheduler.pendingTasks()).as("held: no timer").isEmpty();
+    // Held keys are not a wedged sync loop: liveness reads this.
+    assertThat(coalescer.oldestPendingAgeNanos()).isZero();
+
+    coalescer.release(Set.of(E));
+
+    assertThat(sink.flushes).hasSize(1);
+    assertThat(sink.last().batch().keys()).containsExactlyInAnyOrder(A, B, C, D, E);
+    assertThat(sink.last().batch().cause()).isEqualTo(Batch.Cause.RELIST);
+    // Released: back to the ordinary policy (a change after a quiet spell goes at once).
+    advanceMs(100);
+    coalescer.markDirty(A);
+    assertThat(sink.flushes).hasSize(2);
+    coalescer.release(Set.of(B));
+    assertThat(sink.flushes).as("a second release is a no-op").hasSize(2);
+  }
+
+  @Test
   void firstChangeAfterAQuietSpellIsFlushedAtOnceAsLeadingEdge() {
     Coalescer coalescer = coalescer();
 

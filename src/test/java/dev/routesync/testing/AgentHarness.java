@@ -139,6 +139,20 @@ public final class AgentHarness implements AutoCloseable {
     return new AgentHarness(agent, dir);
   }
 
+  /**
+   * Starts an agent with the harness's configuration as {@code change} changes it, without waiting
+   * for its initial sync (the API server may be away).
+   */
+  public static AgentHarness launchWith(
+      String apiUrl, java.util.function.UnaryOperator<AgentConfig> change) throws Exception {
+    Path dir = Files.createTempDirectory("rs");
+    AgentConfig config =
+        change.apply(
+            config(dir, Source.ENDPOINTSLICES, FAST, Duration.ofSeconds(10), Duration.ZERO, 0));
+    Agent agent = Agent.start(config, kubeConfig(apiUrl)).await(20, TimeUnit.SECONDS);
+    return new AgentHarness(agent, dir);
+  }
+
   /** Starts an agent without waiting for its initial sync (the API server may be away). */
   public static AgentHarness launch(String apiUrl, Duration relistAfter) throws Exception {
     Path dir = Files.createTempDirectory("rs");
