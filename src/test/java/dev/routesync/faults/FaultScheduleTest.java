@@ -89,7 +89,6 @@ class FaultScheduleTest {
   private final List<AgentHarness> incarnations = new ArrayList<>();
   private final StateFile state = StateFile.create();
   private volatile java.time.Instant stateAtStart; // the file's time when the agent started
-  private volatile java.time.Instant lastPublish = java.time.Instant.EPOCH;
   private MockCluster server;
   private String current = ""; // the schedule running, for messages
   private FaultProxy proxy;
@@ -270,7 +269,36 @@ class FaultScheduleTest {
           counts.corruptions++;
         }
         proxy.restore(server.port());
+        long lastVersion = lastVersion();
         agent = startAgent();
+        // What it serves before its first list: the restored table (or, if that list was quick,
+        // its first version). Served, so it too holds every Service that existed throughout, and
+        // its version is above the dead agent's.
+        RoutingTable atStart = agent.table();
+        double loadFailures = loadFailures(agent);
+        if (step.kind() == Kind.CORRUPT_STATE) {
+          assertThat(loadFailures)
+              .as("a corrupted state file is counted; %s, writes %s", current, writes)
+              .isPositive();
+        } else if (loadFailures == 0 && !atStart.services().isEmpty()) {
+          counts.warmStarts++;
+        }
+        counts.loadFailures += loadFailures;
+        assertThat(atStart.version())
+            .as("the restarted agent's first version; %s", current)
+            .isGreaterThan(lastVersion);
+        for (String key : throughout) {
+          String[] parts = key.split("/");
+          assertThat(
+                  atStart
+                      .get(new ServiceKey(parts[0], parts[1]))
+                      .map(e -> !e.endpoints().isEmpty())
+                      .orElse(step.kind() == Kind.CORRUPT_STATE && atStart.services().isEmpty()))
+              .as(
+                  "%s at the restarted agent's start (version %d); %s",
+                  key, atStart.version(), current)
+              .isTrue();
+        }
         agent.awaitInitialSync();
       }
       default -> throw new IllegalStateException(step.toString());
@@ -326,6 +354,25 @@ class FaultScheduleTest {
       cluster.sendBookmarksEvery(dev.routesync.units.Durations.parse(SILENCE).dividedBy(5));
     }
     return cluster;
+  }
+
+  /** The last version any agent published so far. */
+  private long lastVersion() {
+    long last = Long.MIN_VALUE;
+    for (AgentHarness each : incarnations) {
+      List<RoutingTable> published = each.published();
+      if (!published.isEmpty()) {
+        last = Math.max(last, published.get(published.size() - 1).version());
+      }
+    }
+    return last;
+  }
+
+  /** State files this agent refused at start, for any reason. */
+  private static double loadFailures(AgentHarness harness) {
+    return harness.agent().registry().find("routesync.state.load.failures").counters().stream()
+        .mapToDouble(io.micrometer.core.instrument.Counter::count)
+        .sum();
   }
 
   /** Watches the agent gave up on for their silence (every kind). */
@@ -411,7 +458,8 @@ class FaultScheduleTest {
    */
   private void awaitStateFlushed() {
     if (state.writtenAfter(stateAtStart)) { // this agent writes it
-      within(STEP).until(() -> state.writtenAfter(lastPublish));
+      long served = agent.table().version();
+      within(STEP).until(() -> state.persistedVersion() >= served);
     }
   }
 
@@ -434,7 +482,6 @@ class FaultScheduleTest {
     AgentHarness started =
         AgentHarness.launchWith(
             proxy.url(), coalescer, config -> config.withWatch(watch).withState(state.settings()));
-    started.agent().onPublish(table -> lastPublish = java.time.Instant.now());
     incarnations.add(started);
     return started;
   }
@@ -447,6 +494,8 @@ class FaultScheduleTest {
     final Map<Kind, Integer> steps = new EnumMap<>(Kind.class);
     final Map<ClusterModel.Write, Integer> writes = new EnumMap<>(ClusterModel.Write.class);
     int kills;
+    int warmStarts;
+    double loadFailures;
     double silentRestarts;
     int corruptions;
     int orphans;
@@ -487,7 +536,10 @@ class FaultScheduleTest {
           + kills
           + " ("
           + corruptions
-          + " with the state file corrupted)"
+          + " with the state file corrupted), warm starts "
+          + warmStarts
+          + ", state files refused "
+          + (long) loadFailures
           + ", agents "
           + incarnations.size()
           + ", versions checked "

@@ -51,6 +51,22 @@ final class StateFile {
     return modified != null && (instant == null || modified.isAfter(instant));
   }
 
+  /**
+   * The version the file holds, read as the agent reads it at start, or {@code Long.MIN_VALUE} when
+   * it holds none (missing, being replaced, refused). No graceful stop happens during a run, so the
+   * completion marker the agent's loader consumes is never there to lose.
+   */
+  long persistedVersion() {
+    dev.routesync.state.StateFile.Loaded loaded =
+        new dev.routesync.state.StateFile(file)
+            .load(
+                java.time.Instant.now(),
+                dev.routesync.table.RoutingTable.DEFAULT_DELTA_LOG_CAPACITY);
+    return loaded instanceof dev.routesync.state.StateFile.Found found
+        ? found.persisted().table().version()
+        : Long.MIN_VALUE;
+  }
+
   /** Damages the file; with none there yet, puts garbage in its place. */
   void corrupt(Schedule.Corruption how, Random random) throws IOException {
     if (!Files.isRegularFile(file) || Files.size(file) == 0) {
