@@ -79,39 +79,8 @@ public final class FaultProxy implements AutoCloseable {
 
   public FaultProxy(int targetPort) throws Exception {
     this.targetPort = targetPort;
-    this.server = listenOutsideEphemeralPorts();
+    this.server = listen(0); // for good: refusing closes new connections at accept
     this.port = server.actualPort();
-  }
-
-  /**
-   * A port the kernel never hands out as a connection's source port. While the proxy is refusing,
-   * the agent keeps connecting to this port; had it come from the ephemeral range, one of those
-   * connections (or any other on the machine) could take it as its own source port, even connect to
-   * itself, and the proxy could not listen again ("Address already in use", seen in a run).
-   */
-  private NetServer listenOutsideEphemeralPorts() throws Exception {
-    int low = ephemeralLow();
-    Random random = new Random();
-    for (int attempt = 0; attempt < 50 && low > 11_000; attempt++) {
-      int candidate = 10_000 + random.nextInt(low - 11_000);
-      try {
-        return listen(candidate);
-      } catch (Exception taken) {
-        // Someone listens there: another one.
-      }
-    }
-    return listen(0);
-  }
-
-  private static int ephemeralLow() {
-    try {
-      String range =
-          java.nio.file.Files.readString(
-              java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
-      return Integer.parseInt(range.trim().split("\\s+")[0]);
-    } catch (Exception e) {
-      return 32_768; // Linux's default
-    }
   }
 
   private NetServer listen(int onPort) throws Exception {
