@@ -37,6 +37,7 @@ public final class AgentHarness implements AutoCloseable {
   private final Path dir;
   private final List<RoutingTable> published = new CopyOnWriteArrayList<>();
   private TcpProxy cutOnClose;
+  private volatile boolean killed;
 
   private AgentHarness(Agent agent, Path dir) {
     this.agent = agent;
@@ -118,6 +119,24 @@ public final class AgentHarness implements AutoCloseable {
     AgentHarness harness = new AgentHarness(agent, dir);
     agent.initialSync().await(20, TimeUnit.SECONDS);
     return harness;
+  }
+
+  /**
+   * Starts an agent with these coalescer timings and the harness's configuration as {@code change}
+   * changes it, without waiting for its initial sync.
+   */
+  public static AgentHarness launchWith(
+      String apiUrl,
+      CoalescerSettings coalescer,
+      java.util.function.UnaryOperator<AgentConfig> change)
+      throws Exception {
+    Path dir = Files.createTempDirectory("rs");
+    AgentConfig config =
+        change.apply(
+            config(
+                dir, Source.ENDPOINTSLICES, coalescer, Duration.ofSeconds(10), Duration.ZERO, 0));
+    Agent agent = Agent.start(config, kubeConfig(apiUrl)).await(20, TimeUnit.SECONDS);
+    return new AgentHarness(agent, dir);
   }
 
   /**
@@ -234,12 +253,32 @@ public final class AgentHarness implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Stops the agent the way SIGKILL would, as far as one JVM can: its Vert.x (event loops, servers,
+   * connections) is closed at once, with no drain and none of what the agent does on SIGTERM; then
+   * its fabric8 client's threads, which a dead process would not have, so that its informers do not
+   * go on reconnecting. {@link #close} then only cleans up.
+   *
+   * <p>Drop its API connections first (a proxy's cut): closing Vert.x closes a websocket watch with
+   * a close handshake, which waits 10 s for an answer a proxy that swallows it never sends.
+   */
+  public void kill() throws Exception {
+    killed = true;
+    agent.vertx().close().await(20, TimeUnit.SECONDS);
+    // The agent keeps its client private; a dead process's threads are gone, so end them here.
+    java.lang.reflect.Field field = Agent.class.getDeclaredField("client");
+    field.setAccessible(true);
+    ((io.fabric8.kubernetes.client.KubernetesClient) field.get(agent)).close();
+  }
+
   @Override
   public void close() throws Exception {
     if (cutOnClose != null) {
       cutOnClose.cut();
     }
-    agent.stop().await(20, TimeUnit.SECONDS);
+    if (!killed) {
+      agent.stop().await(20, TimeUnit.SECONDS);
+    }
     try (var files = Files.list(dir)) {
       for (Path file : files.toList()) {
         Files.deleteIfExists(file);

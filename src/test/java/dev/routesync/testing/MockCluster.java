@@ -1,8 +1,10 @@
 package dev.routesync.testing;
 
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -52,11 +54,28 @@ public final class MockCluster implements AutoCloseable {
   private final AtomicBoolean goneOnNextWatch = new AtomicBoolean();
   private final AtomicInteger goneSent = new AtomicInteger();
   private final AtomicBoolean servicesForbidden = new AtomicBoolean();
+  private final ExpiredResumes resumes; // null: the mock's own watches
   private final WatchBookmarks bookmarks;
 
   public MockCluster() {
+    this(false);
+  }
+
+  /**
+   * A mock whose watches are as faithful about deletions as a real API server's: a watch resuming
+   * from before a deletion it cannot replay is answered 410 Gone (see {@link ExpiredResumes}).
+   * Tests that make deletions while a client lists or reconnects need it; without it those
+   * deletions are never sent and stay as ghosts on any client.
+   */
+  public static MockCluster expiringResumes() {
+    return new MockCluster(true);
+  }
+
+  private MockCluster(boolean expireResumes) {
     KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(new HashMap<>());
-    bookmarks = new WatchBookmarks(NodeIndex.install(crud)::requestResourceVersion);
+    KubernetesCrudDispatcher store = NodeIndex.install(crud);
+    bookmarks = new WatchBookmarks(store::requestResourceVersion);
+    resumes = expireResumes ? new ExpiredResumes(store) : null;
     Dispatcher dispatcher =
         new Dispatcher() {
           @Override
@@ -80,7 +99,11 @@ public final class MockCluster implements AutoCloseable {
                         }
                       });
             }
-            return bookmarks.track(request, crud.dispatch(request));
+            MockResponse response =
+                resumes == null
+                    ? crud.dispatch(request)
+                    : resumes.dispatch(request, crud::dispatch);
+            return bookmarks.track(request, response);
           }
 
           @Override
@@ -169,6 +192,11 @@ public final class MockCluster implements AutoCloseable {
     return goneSent.get();
   }
 
+  /** Watches answered 410 for resuming from before a deletion ({@link #expiringResumes}). */
+  public int expiredResumes() {
+    return resumes == null ? 0 : resumes.expired();
+  }
+
   public void apply(EndpointSlice slice) {
     client.resource(slice).createOr(NonDeletingOperation::update);
   }
@@ -179,6 +207,19 @@ public final class MockCluster implements AutoCloseable {
    */
   public void delete(EndpointSlice slice) {
     client.resource(slice).delete();
+  }
+
+  public void apply(Service service) {
+    client.resource(service).createOr(NonDeletingOperation::update);
+  }
+
+  /** Deletes at once, as {@link #delete(EndpointSlice)} does. */
+  public void delete(Service service) {
+    client.resource(service).delete();
+  }
+
+  public List<Service> services() {
+    return client.services().inAnyNamespace().list().getItems();
   }
 
   public List<EndpointSlice> slices() {

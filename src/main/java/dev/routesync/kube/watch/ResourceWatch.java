@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  *       ResyncTimer}), the same happens while connected.
  *   <li>A watch that looks connected but has delivered no event and no bookmark for {@code
  *       watchSilence} ({@link SilenceWatchdog}: a black-holed connection, a stuck proxy) gets a new
- *       generation the same way, beside the served one.
+ *       generation the same way, beside the served one. A new generation that has not listed and
+ *       started watching within {@code watchSilence} (a watch handshake never answered) fails and
+ *       is retried with backoff.
  *   <li>When a new generation has synced it replaces the current one, and the sink is handed both
  *       at once ({@link WatchSink#replaced}); until then the new generation's events are not passed
  *       on.
@@ -54,6 +56,9 @@ public final class ResourceWatch<T extends HasMetadata> {
 
   private Generation<T> current;
   private Generation<T> pending;
+  // Gives the pending generation up if it has not listed and started watching in time.
+  private Scheduler.Cancellable pendingDeadline;
+  private final long startTimeoutNanos;
   private int generations;
   private boolean stopped;
 
@@ -98,6 +103,7 @@ public final class ResourceWatch<T extends HasMetadata> {
             settings.watchSilence(),
             observer,
             new Listened());
+    this.startTimeoutNanos = settings.watchSilence().toNanos();
   }
 
   /** How long the watch has been down, or 0 while it is up. Any thread. */
@@ -125,6 +131,7 @@ public final class ResourceWatch<T extends HasMetadata> {
     resyncTimer.stop();
     connectivityCheck.stop();
     silence.stop();
+    cancelPendingDeadline();
     if (pending != null) {
       pending.stop();
       pending = null;
@@ -148,14 +155,41 @@ public final class ResourceWatch<T extends HasMetadata> {
     int id = ++generations;
     LOG.info("listing {} ({}, generation {})", spec.kind(), reason.label(), id);
     observer.relist(reason);
-    pending = new Generation<>(id, spec, reports, scheduler::nanoTime);
-    pending.start();
+    Generation<T> started = new Generation<>(id, spec, reports, scheduler::nanoTime);
+    pending = started;
+    // A list is bounded by the client's request timeout, a watch's handshake by nothing: one that
+    // a stuck proxy never answers would keep this generation pending for good, and while it is
+    // pending no other can start and the silence watchdog stands aside. Give it up, as a failure,
+    // once it has been as silent as a hung watch may be.
+    pendingDeadline = scheduler.schedule(startTimeoutNanos, () -> startTimedOut(started));
+    started.start();
+  }
+
+  private void startTimedOut(Generation<T> generation) {
+    pendingDeadline = null;
+    if (stopped || generation != pending) {
+      return;
+    }
+    onFailed(
+        generation,
+        new java.util.concurrent.TimeoutException(
+            "not listed and watching within --watch-silence ("
+                + startTimeoutNanos / 1_000_000
+                + " ms)"));
+  }
+
+  private void cancelPendingDeadline() {
+    if (pendingDeadline != null) {
+      pendingDeadline.cancel();
+      pendingDeadline = null;
+    }
   }
 
   private void onSynced(Generation<T> generation) {
     if (stopped || generation != pending) {
       return;
     }
+    cancelPendingDeadline();
     pending = null;
     Generation<T> previous = current;
     current = generation;
@@ -175,6 +209,7 @@ public final class ResourceWatch<T extends HasMetadata> {
     }
     generation.markFailed();
     if (generation == pending) {
+      cancelPendingDeadline();
       pending = null;
       generation.stop();
     } else if (generation != current) {
