@@ -12,6 +12,9 @@
 #              FUZZ_SEED        libFuzzer's -seed (default: random); CI fixes it, so CI explores
 #                               the same inputs a local run with that seed did, and a finding there
 #                               is reproducible (only the time bound differs between machines)
+#              FUZZ_RUNS        libFuzzer's -runs: stop after this many inputs (SECONDS stays the
+#                               ceiling); with FUZZ_SEED, CI and a local run try the same inputs
+#                               whatever the machine's speed
 #              FUZZ_HEAP        the test JVM's heap (default 512m: a YAML or JSON bomb that needs
 #                               more shows as an OutOfMemoryError finding, not a slow machine).
 #
@@ -82,6 +85,7 @@ for target in "${TARGETS[@]}"; do
     -Djazzer.internal.arg.1=-max_total_time="$seconds" \
     -Djazzer.internal.arg.2=-timeout=15 \
     ${FUZZ_SEED:+-Djazzer.internal.arg.3=-seed=$FUZZ_SEED} \
+    ${FUZZ_RUNS:+-Djazzer.internal.arg.4=-runs=$FUZZ_RUNS} \
     -DargLine="-Xmx$heap" \
     > "$log" 2>&1
   status=$?

@@ -55,19 +55,8 @@ public final class LabelSelectors {
               + WS
               + "+(in|notin)"
               + WS
-              + "*\\("
-              + WS
-              + "*"
-              + VALUE
-              + "("
-              + WS
-              + "*,"
-              + WS
-              + "*"
-              + VALUE
-              + ")*"
-              + WS
-              + "*\\)");
+              + "*\\((?<list>[^()]*)\\)");
+  private static final Pattern LIST_VALUE = Pattern.compile(VALUE);
 
   private LabelSelectors() {}
 
@@ -84,7 +73,9 @@ public final class LabelSelectors {
     for (String requirement : splitTopLevel(selector)) {
       String trimmed = strip(requirement);
       Matcher matcher = REQUIREMENT.matcher(trimmed);
-      if (!matcher.matches() || !int64(matcher.group("number"))) {
+      if (!matcher.matches()
+          || !int64(matcher.group("number"))
+          || !valueList(matcher.group("list"))) {
         throw new IllegalArgumentException(
             flag + ": '" + trimmed + "' is not a valid label selector requirement");
       }
@@ -118,6 +109,66 @@ public final class LabelSelectors {
     } catch (NumberFormatException e) {
       return false;
     }
+  }
+
+  /**
+   * The inside of an in/notin's parentheses, as the API server's {@code parseValues} and {@code
+   * parseIdentifiersList} take it, quirks included: empty values come only from particular runs of
+   * commas ({@code (a,)} passes, {@code (a,,)} does not), which no regular expression of values and
+   * commas says (the differential fuzz test found {@code c notin (c,,,,,,,,)} passing here). {@code
+   * null} (not an in/notin) passes.
+   */
+  private static boolean valueList(String list) {
+    if (list == null) {
+      return true;
+    }
+    List<String> tokens = new ArrayList<>();
+    int i = 0;
+    while (i < list.length()) {
+      char c = list.charAt(i);
+      if (whitespace(c)) {
+        i++;
+      } else if (c == ',') {
+        tokens.add(",");
+        i++;
+      } else {
+        int start = i;
+        while (i < list.length() && !whitespace(list.charAt(i)) && list.charAt(i) != ',') {
+          i++;
+        }
+        String value = list.substring(start, i);
+        if (!LIST_VALUE.matcher(value).matches()) {
+          return false; // an operator character, or not a label value
+        }
+        tokens.add(value);
+      }
+    }
+    tokens.add(")");
+    if (tokens.size() == 1) {
+      return true; // "()"
+    }
+    int at = 0;
+    while (true) {
+      String token = tokens.get(at++);
+      if (token.equals(")")) {
+        return false; // parseIdentifiersList consumed a ')' where it wanted ',' or a value
+      }
+      String next = tokens.get(at);
+      if (!token.equals(",")) {
+        if (next.equals(",")) {
+          continue;
+        }
+        break; // next is ')': parseValues consumes it below
+      }
+      if (next.equals(")")) {
+        break;
+      }
+      if (next.equals(",")) {
+        at++;
+      }
+    }
+    // parseValues then consumes the ')', which must be the last token.
+    return at == tokens.size() - 1;
   }
 
   // Commas separate requirements, except inside the parentheses of in/notin.
