@@ -48,14 +48,14 @@ public final class Freshness implements FreshnessView {
 
   private void advance(Instant at) {
     long micros = at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000;
-    // Monotonic under races: a late caller with an older time never moves it back.
-    long seen = syncedAtMicros;
-    while (micros > seen) {
-      synchronized (this) {
-        if (micros > syncedAtMicros) {
-          syncedAtMicros = micros;
-        }
-        return;
+    // Monotonic under races: a late caller with an older time never moves it back. The volatile
+    // read spares the lock when the time is not newer (most watch events within one microsecond).
+    if (micros <= syncedAtMicros) {
+      return;
+    }
+    synchronized (this) {
+      if (micros > syncedAtMicros) {
+        syncedAtMicros = micros;
       }
     }
   }
