@@ -8,6 +8,7 @@ import java.net.ConnectException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Reads this node's zone from its {@value Locality#ZONE_LABEL} label: one GET of the Node (RBAC:
@@ -82,8 +83,7 @@ final class ZoneLookup {
       if (cause instanceof ConnectException) {
         return "is unreachable: connection refused";
       }
-      if (cause instanceof InterruptedIOException
-          || cause instanceof java.util.concurrent.TimeoutException) {
+      if (cause instanceof InterruptedIOException || cause instanceof TimeoutException) {
         return "did not answer in time (--request-timeout)";
       }
     }
