@@ -40,7 +40,7 @@ import picocli.CommandLine.TypeConversionException;
           + " instead.",
       "A client then targets xds:///<service>.<namespace>:<port> (or <svc>.<ns>.svc,"
           + " <svc>.<ns>.svc.cluster.local, each with an optional :<port>, the Service port's"
-          + " number or name), with GRPC_XDS_BOOTSTRAP=<the file>.",
+          + " number or name; grpc-js needs the number), with GRPC_XDS_BOOTSTRAP=<the file>.",
       "When the zone cannot be read, the bootstrap has no zone and a warning goes to stderr."
     },
     exitCodeListHeading = "Exit codes:%n",
