@@ -19,6 +19,8 @@ import io.vertx.core.Handler;
 import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.WireFormat;
 import io.vertx.grpc.server.GrpcServerResponse;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -26,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -62,8 +65,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * them, so each push is one assignment per stream; setup and teardown check that it is.
  *
  * <pre>
- * java -jar benchmarks/target/benchmarks.jar XdsPushBenchmark -prof gc
+ * java -jar benchmarks/target/benchmarks.jar 'XdsPushBenchmark.push' -prof gc
+ * java -jar benchmarks/target/benchmarks.jar 'XdsPushBenchmark.ack' -p cache=shared -p endpoints=5 -prof gc
  * </pre>
+ *
+ * <p>{@code push:cpuMicros} is the thread's CPU time per push (see {@link Cpu}).
  *
  * <p>In the package of the classes it drives ({@code dev.routesync.xds}, package-private): the
  * benchmark jar puts both on one class path, so no production class is public for it.
@@ -71,7 +77,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
+// A long warmup: on 2 shared cores C2 takes over 10 s to settle this much protobuf code.
+@Warmup(iterations = 8, time = 2)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class XdsPushBenchmark {
@@ -160,7 +167,7 @@ public class XdsPushBenchmark {
       all.add(stream);
       clients.add(client);
     }
-    push();
+    pushOnce();
     for (Client client : clients) {
       check(client, 1);
     }
@@ -177,8 +184,61 @@ public class XdsPushBenchmark {
     }
   }
 
+  /**
+   * CPU time of the benchmark thread per operation, beside the wall time: on a shared machine the
+   * wall time also counts waiting for a core, this does not.
+   */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class Cpu {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private long nanos;
+    private long ops;
+
+    @Setup(Level.Iteration)
+    public void reset() {
+      nanos = 0;
+      ops = 0;
+    }
+
+    long start() {
+      return THREADS.getCurrentThreadCpuTime();
+    }
+
+    void stop(long start) {
+      nanos += THREADS.getCurrentThreadCpuTime() - start;
+      ops++;
+    }
+
+    /** Microseconds of CPU per operation in this iteration. */
+    public double cpuMicros() {
+      return ops == 0 ? 0 : nanos / 1e3 / ops;
+    }
+  }
+
   @Benchmark
-  public long push() {
+  public long push(Cpu cpu) {
+    long start = cpu.start();
+    long version = pushOnce();
+    cpu.stop(start);
+    return version;
+  }
+
+  /**
+   * The control: only the ACKs of a push, every stream handling its client's ACK again (nothing to
+   * send), so {@code push - ack} is the push's own work. The cache plays no part in it.
+   */
+  @Benchmark
+  public int ack(Cpu cpu) {
+    long start = cpu.start();
+    for (int i = 0; i < all.size(); i++) {
+      all.get(i).onRequest(clients.get(i).ack());
+    }
+    cpu.stop(start);
+    return all.size();
+  }
+
+  private long pushOnce() {
     RoutingTable table = writer.publish(generations.get(next), List.of());
     next ^= 1;
     // XdsServer.published: the cache first, then every stream nudged (XdsHub.wakeAll).
