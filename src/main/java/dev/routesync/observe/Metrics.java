@@ -9,16 +9,17 @@ import dev.routesync.state.StateObserver;
 import dev.routesync.sync.SyncObserver;
 import dev.routesync.table.FreshnessView;
 import dev.routesync.table.TableView;
+import dev.routesync.xds.XdsObserver;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Every routesync meter, named once, behind the observer interface of the stage that records it:
  * {@link #watch} for kube/watch, {@link #skips} for kube, {@link #kubernetesEvents} for
- * kube/events, {@link #sync} for sync, {@link #serve} for serve. The stages see only their
- * interfaces and enums; this package maps them to Micrometer, so the agent is the one place that
- * wires the two. Counters labelled by an enum are one per constant, registered up front, so
- * recording is an array index, not a registry lookup.
+ * kube/events, {@link #sync} for sync, {@link #serve} for serve, {@link #xds} for xds. The stages
+ * see only their interfaces and enums; this package maps them to Micrometer, so the agent is the
+ * one place that wires the two. Counters labelled by an enum are one per constant, registered up
+ * front, so recording is an array index, not a registry lookup.
  *
  * <p>Prometheus names follow from Micrometer's: {@code routesync.events} becomes {@code
  * routesync_events_total}, timers become {@code _seconds} histograms. To add a meter, add a method
@@ -36,6 +37,7 @@ public final class Metrics {
   private final ServeMetrics serve;
   private final KubernetesEventMetrics kubernetesEvents;
   private final StateMetrics state;
+  private final XdsMetrics xds;
 
   public Metrics(MeterRegistry registry) {
     this.registry = registry;
@@ -44,6 +46,7 @@ public final class Metrics {
     this.serve = new ServeMetrics(registry);
     this.kubernetesEvents = new KubernetesEventMetrics(registry);
     this.state = new StateMetrics(registry);
+    this.xds = new XdsMetrics(registry);
     Gauge.builder("routesync.api.connected", apiConnection, ApiConnection::connected)
         .description("1 while the watch on the Kubernetes API server is established")
         .register(registry);
@@ -81,6 +84,11 @@ public final class Metrics {
   /** What serving reports: gRPC calls and Watch streams. */
   public ServeObserver serve() {
     return serve;
+  }
+
+  /** What the xDS server reports: ADS streams, subscriptions, responses, NACKs, push latency. */
+  public XdsObserver xds() {
+    return xds;
   }
 
   /**

@@ -26,7 +26,21 @@ final class AssignmentCache {
   private record Encoded(long version, Any assignment) {}
 
   private final Map<ServiceKey, Map<String, Encoded>> byService = new ConcurrentHashMap<>();
+  private final boolean shared;
   private volatile long seenVersion = -1;
+
+  AssignmentCache() {
+    this(true);
+  }
+
+  /**
+   * @param shared false keeps nothing: every call encodes anew, as if each stream encoded its own
+   *     assignments. Only the push benchmark's baseline ({@code XdsPushBenchmark} in benchmarks/)
+   *     uses it, to measure what sharing saves.
+   */
+  AssignmentCache(boolean shared) {
+    this.shared = shared;
+  }
 
   /** The assignment for cluster {@code name} ({@code target}, parsed) from {@code current}. */
   Any assignment(String name, Optional<XdsTarget> target, RoutingTable current) {
@@ -36,6 +50,9 @@ final class AssignmentCache {
     ServiceKey key = target.get().service();
     Optional<ServiceEndpoints> service = current.get(key);
     if (service.isEmpty() || PortSelection.of(service.get(), target.get().port()).isEmpty()) {
+      return Any.pack(XdsResources.assignment(name, target, service));
+    }
+    if (!shared) {
       return Any.pack(XdsResources.assignment(name, target, service));
     }
     long version = service.get().version();

@@ -16,6 +16,9 @@ import dev.routesync.sync.Batch;
 import dev.routesync.table.Freshness;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
+import dev.routesync.xds.XdsClient;
+import dev.routesync.xds.XdsObserver;
+import dev.routesync.xds.XdsType;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.grpc.common.GrpcStatus;
@@ -98,6 +101,19 @@ class MetricsSeriesTest {
     metrics.serve().watchMessage(2);
     for (WatchLag how : WatchLag.values()) {
       metrics.serve().watchLagged(how);
+    }
+    XdsObserver xds = metrics.xds();
+    for (XdsClient client : XdsClient.values()) {
+      xds.streams(client, false, 1);
+      xds.streams(client, true, 1);
+      for (XdsType type : XdsType.values()) {
+        xds.subscriptions(type, client, 1);
+      }
+    }
+    for (XdsType type : XdsType.values()) {
+      xds.response(type, 2);
+      xds.nack(type);
+      xds.pushed(type, Duration.ofMillis(3));
     }
 
     assertThat(String.join("\n", withoutValues(registry.scrape())))

@@ -15,7 +15,6 @@ import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
-import dev.routesync.xds.XdsObserver;
 import dev.routesync.xds.XdsServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
@@ -127,7 +126,7 @@ public final class ServeHarness implements AutoCloseable {
             guards,
             limits);
     // As the agent does: xDS on the same listeners.
-    server.serveXds(new XdsServer(vertx, table, trust, XdsObserver.NONE));
+    server.serveXds(new XdsServer(vertx, table, trust, metrics.xds()));
     table.onPublish(server::published);
   }
 
