@@ -1,11 +1,15 @@
 package dev.routesync.xds;
 
 import com.google.protobuf.Descriptors;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.envoyproxy.envoy.service.discovery.v3.AdsProto;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
@@ -33,6 +37,19 @@ final class AdsService implements Service {
           GrpcMessageEncoder.encoder(),
           GrpcMessageDecoder.decoder(DiscoveryRequest.newBuilder()));
 
+  /**
+   * Delta (incremental) xDS, what Envoy speaks when its ADS config says {@code DELTA_GRPC}. Its
+   * requests arrive as bytes and are parsed here: Vert.x answers a message its decoder cannot parse
+   * by resetting the stream (the client sees CANCELLED), and a malformed request deserves
+   * INVALID_ARGUMENT.
+   */
+  static final ServiceMethod<Buffer, DeltaDiscoveryResponse> DELTA =
+      ServiceMethod.server(
+          NAME,
+          "DeltaAggregatedResources",
+          GrpcMessageEncoder.encoder(),
+          GrpcMessageDecoder.IDENTITY);
+
   private final XdsSources sources;
   private final XdsHub hub;
   private final XdsObserver observer;
@@ -58,6 +75,7 @@ final class AdsService implements Service {
   @Override
   public void bind(GrpcServer server) {
     server.callHandler(STATE_OF_THE_WORLD, this::stateOfTheWorld);
+    server.callHandler(DELTA, this::delta);
   }
 
   private void stateOfTheWorld(GrpcServerRequest<DiscoveryRequest, DiscoveryResponse> call) {
@@ -77,15 +95,55 @@ final class AdsService implements Service {
     call.handler(stream::onRequest);
     call.invalidMessageHandler(
         invalid ->
-            stream.fail(
-                invalid instanceof MessageSizeOverflowException
-                    ? GrpcStatus.RESOURCE_EXHAUSTED
-                    : GrpcStatus.INVALID_ARGUMENT,
-                invalid instanceof MessageSizeOverflowException
-                    ? "request message over the limit of " + XdsServer.MAX_REQUEST_BYTES + " bytes"
-                    : "invalid DiscoveryRequest message"));
+            stream.fail(statusOf(invalid), messageOf(invalid, "invalid DiscoveryRequest message")));
     call.endHandler(ignored -> stream.clientEnded());
     call.errorHandler(error -> stream.closed()); // cancelled or reset by the client
     call.exceptionHandler(error -> stream.closed());
+  }
+
+  private void delta(GrpcServerRequest<Buffer, DeltaDiscoveryResponse> call) {
+    Context context = Vertx.currentContext();
+    HttpConnection connection = call.connection();
+    DeltaStream[] self = new DeltaStream[1];
+    DeltaStream stream =
+        new DeltaStream(
+            context,
+            call.response(),
+            sources,
+            observer,
+            nacks,
+            () -> hub.remove(connection, self[0]));
+    self[0] = stream;
+    hub.add(connection, stream);
+    call.handler(
+        bytes -> {
+          DeltaDiscoveryRequest request;
+          try {
+            request = DeltaDiscoveryRequest.parseFrom(bytes.getBytes());
+          } catch (InvalidProtocolBufferException invalid) {
+            stream.fail(GrpcStatus.INVALID_ARGUMENT, "invalid DeltaDiscoveryRequest message");
+            return;
+          }
+          stream.onRequest(request);
+        });
+    call.invalidMessageHandler(
+        invalid ->
+            stream.fail(
+                statusOf(invalid), messageOf(invalid, "invalid DeltaDiscoveryRequest message")));
+    call.endHandler(ignored -> stream.clientEnded());
+    call.errorHandler(error -> stream.closed());
+    call.exceptionHandler(error -> stream.closed());
+  }
+
+  private static GrpcStatus statusOf(Throwable invalid) {
+    return invalid instanceof MessageSizeOverflowException
+        ? GrpcStatus.RESOURCE_EXHAUSTED
+        : GrpcStatus.INVALID_ARGUMENT;
+  }
+
+  private static String messageOf(Throwable invalid, String otherwise) {
+    return invalid instanceof MessageSizeOverflowException
+        ? "request message over the limit of " + XdsServer.MAX_REQUEST_BYTES + " bytes"
+        : otherwise;
   }
 }
