@@ -15,10 +15,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -182,7 +180,7 @@ final class DeltaStream implements AdsStream {
         && !subscription.answered()) {
       // The agent lists no listeners (nor routes, nor assignments) of its own: under the wildcard,
       // what else a resuming client says it has does not exist here.
-      removeUnlisted(subscription, Set.of(), removed);
+      removed.addAll(subscription.removeUnlisted(Set.of()));
     }
     boolean firstWildcard = subscription.wildcard() && !subscription.answered();
     if (resources.isEmpty() && removed.isEmpty() && !firstWildcard) {
@@ -216,12 +214,16 @@ final class DeltaStream implements AdsStream {
       if (all.content() != subscription.comparedContent()) {
         List<String> names = all.names();
         for (int i = 0; i < names.size(); i++) {
-          Any cluster = all.clusters().get(i);
-          offer(subscription, names.get(i), ContentVersion.of(cluster), cluster, resources);
+          // A cluster sent here is current (its content is its name's): only the others are hashed,
+          // so a changed list costs a lookup per cluster, not an encoding.
+          if (!subscription.sentHere(names.get(i))) {
+            Any cluster = all.clusters().get(i);
+            offer(subscription, names.get(i), ContentVersion.of(cluster), cluster, resources);
+          }
         }
         // Every listed name is now known: any more known names are ones that left the list.
-        if (subscription.known().size() > names.size()) {
-          removeUnlisted(subscription, new HashSet<>(names), removed);
+        if (subscription.knownCount() > names.size()) {
+          removed.addAll(subscription.removeUnlisted(new HashSet<>(names)));
         }
         subscription.comparedContent(all.content());
       }
@@ -277,26 +279,11 @@ final class DeltaStream implements AdsStream {
       String version,
       Any resource,
       List<Resource> resources) {
-    if (subscription.has(name, version)) {
-      return;
+    if (!subscription.has(name, version)) {
+      resources.add(
+          Resource.newBuilder().setName(name).setVersion(version).setResource(resource).build());
     }
-    resources.add(
-        Resource.newBuilder().setName(name).setVersion(version).setResource(resource).build());
     subscription.sent(name, version);
-  }
-
-  // Under the wildcard, a name the client has that is neither listed nor explicitly subscribed no
-  // longer exists: it is sent as removed, once.
-  private static void removeUnlisted(
-      DeltaSubscription subscription, Set<String> listed, List<String> removed) {
-    Iterator<Map.Entry<String, String>> known = subscription.known().entrySet().iterator();
-    while (known.hasNext()) {
-      String name = known.next().getKey();
-      if (!listed.contains(name) && !subscription.names().contains(name)) {
-        removed.add(name);
-        known.remove();
-      }
-    }
   }
 
   private void send(

@@ -1,7 +1,10 @@
 package dev.routesync.xds;
 
 import dev.routesync.table.ServiceKey;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +37,7 @@ final class DeltaSubscription {
   private final Map<ServiceKey, Set<String>> byService = new HashMap<>();
   private final Map<String, String> known = new HashMap<>();
   private final Set<String> unsent = new LinkedHashSet<>();
+  private final Set<String> claimed = new HashSet<>();
   private boolean started;
   private boolean wildcard;
   private boolean answered;
@@ -61,6 +65,7 @@ final class DeltaSubscription {
     started = true;
     wildcard = subscribe.contains(WILDCARD) || (subscribe.isEmpty() && type.fullState());
     known.putAll(initial);
+    claimed.addAll(initial.keySet());
     for (String name : subscribe) {
       if (!name.equals(WILDCARD)) {
         add(name);
@@ -68,6 +73,7 @@ final class DeltaSubscription {
     }
     if (!wildcard) {
       known.keySet().retainAll(names);
+      claimed.retainAll(names);
     }
   }
 
@@ -88,6 +94,7 @@ final class DeltaSubscription {
       }
       add(name);
       known.remove(name);
+      claimed.remove(name);
     }
   }
 
@@ -102,11 +109,13 @@ final class DeltaSubscription {
         wildcard = false;
         comparedContent = NEVER;
         known.keySet().retainAll(names);
+        claimed.retainAll(names);
         continue;
       }
       forget(name);
       if (!(wildcard && type == XdsType.CLUSTER)) {
         known.remove(name);
+        claimed.remove(name);
       }
     }
   }
@@ -198,16 +207,40 @@ final class DeltaSubscription {
   /** The client has (or was sent, and may have rejected) {@code version} of {@code name}. */
   void sent(String name, String version) {
     known.put(name, version);
+    claimed.remove(name);
   }
 
-  /** The client was told {@code name} no longer exists. */
-  void removed(String name) {
-    known.remove(name);
+  /**
+   * Whether the client has {@code name} from this stream, so at the content this agent builds for
+   * it: true for a listener, route or cluster sent here, whose content depends on the name alone. A
+   * version the client only claimed (from an earlier stream, maybe an older agent) must be
+   * compared.
+   */
+  boolean sentHere(String name) {
+    return known.containsKey(name) && !claimed.contains(name);
   }
 
-  /** The names the client has, with their versions. */
-  Map<String, String> known() {
-    return known;
+  /** How many names the client has. */
+  int knownCount() {
+    return known.size();
+  }
+
+  /**
+   * Under the wildcard, a name the client has that is neither {@code listed} nor explicitly
+   * subscribed no longer exists: forgets it and returns it, to be sent as removed, once.
+   */
+  List<String> removeUnlisted(Set<String> listed) {
+    List<String> removed = new ArrayList<>();
+    Iterator<String> names = known.keySet().iterator();
+    while (names.hasNext()) {
+      String name = names.next();
+      if (!listed.contains(name) && !this.names.contains(name)) {
+        removed.add(name);
+        names.remove();
+        claimed.remove(name);
+      }
+    }
+    return removed;
   }
 
   /** The {@link WildcardClusters.Snapshot#content} last compared with what the client has. */

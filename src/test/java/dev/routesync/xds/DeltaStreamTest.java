@@ -383,6 +383,25 @@ class DeltaStreamTest {
   }
 
   @Test
+  void aClusterVersionTheAgentDoesNotBuildIsResent() throws Exception {
+    envoyWithThreeServices();
+    Map<String, String> clusters = new LinkedHashMap<>(versions(new EnvoyShaped().allClusters()));
+    // As from an agent whose clusters were encoded differently.
+    clusters.put(cluster("web", 80), "0123456789abcdef");
+
+    EnvoyShaped envoy = new EnvoyShaped();
+    envoy.send(
+        DeltaDiscoveryRequest.newBuilder()
+            .setTypeUrl(XdsType.CLUSTER.typeUrl())
+            .putAllInitialResourceVersions(clusters));
+    DeltaDiscoveryResponse cds = envoy.next(XdsType.CLUSTER);
+    assertThat(names(cds)).containsExactly(cluster("web", 80));
+    assertThat(cds.getResources(0).getVersion()).isNotEqualTo("0123456789abcdef");
+    envoy.ack(cds);
+    envoy.nothingElseSent();
+  }
+
+  @Test
   void anUnsubscribedAssignmentIsNoLongerSent() throws Exception {
     EnvoyShaped envoy = envoyWithThreeServices();
     envoy.send(
