@@ -275,6 +275,34 @@ class DeltaStreamTest {
   }
 
   @Test
+  void withTwoThousandServicesOneChangeIsOneSmallMessage() throws Exception {
+    serve(new ServeHarness());
+    for (int i = 0; i < 2_000; i++) {
+      serve.put("shop", "s" + i, state(List.of("10.1." + (i / 250) + "." + (i % 250 + 1)), 8080));
+    }
+    EnvoyShaped envoy = new EnvoyShaped();
+    DeltaDiscoveryResponse all = envoy.allClusters();
+    assertThat(all.getResourcesCount()).isEqualTo(2_000);
+    envoy.ack(all);
+    envoy.subscribe(XdsType.ENDPOINT, names(all).toArray(String[]::new));
+    DeltaDiscoveryResponse assignments = envoy.next(XdsType.ENDPOINT);
+    assertThat(assignments.getResourcesCount()).isEqualTo(2_000);
+    envoy.ack(assignments);
+    envoy.nothingElseSent();
+
+    serve.put("shop", "added", state(List.of("10.2.0.1"), 8080));
+    DeltaDiscoveryResponse added = envoy.next(XdsType.CLUSTER);
+    assertThat(names(added)).containsExactly(cluster("added", 8080));
+    assertThat(added.getSerializedSize()).isLessThan(all.getSerializedSize() / 500);
+    envoy.ack(added);
+    serve.put("shop", "s7", state(List.of("10.1.0.8", "10.1.0.9"), 8080));
+    DeltaDiscoveryResponse changed = envoy.next(XdsType.ENDPOINT);
+    assertThat(names(changed)).containsExactly(cluster("s7", 8080));
+    envoy.ack(changed);
+    envoy.nothingElseSent();
+  }
+
+  @Test
   void deletingAServiceSendsItsClustersAsRemovedAndItsAssignmentsEmpty() throws Exception {
     EnvoyShaped envoy = envoyWithThreeServices();
     serve.remove("shop", "pay");
