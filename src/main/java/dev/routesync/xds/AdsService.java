@@ -95,7 +95,13 @@ final class AdsService implements Service {
     call.handler(stream::onRequest);
     call.invalidMessageHandler(
         invalid ->
-            stream.fail(statusOf(invalid), messageOf(invalid, "invalid DiscoveryRequest message")));
+            stream.fail(
+                invalid instanceof MessageSizeOverflowException
+                    ? GrpcStatus.RESOURCE_EXHAUSTED
+                    : GrpcStatus.INVALID_ARGUMENT,
+                invalid instanceof MessageSizeOverflowException
+                    ? "request message over the limit of " + XdsServer.MAX_REQUEST_BYTES + " bytes"
+                    : "invalid DiscoveryRequest message"));
     call.endHandler(ignored -> stream.clientEnded());
     call.errorHandler(error -> stream.closed()); // cancelled or reset by the client
     call.exceptionHandler(error -> stream.closed());
@@ -126,24 +132,13 @@ final class AdsService implements Service {
           }
           stream.onRequest(request);
         });
-    call.invalidMessageHandler(
+    call.invalidMessageHandler( // only a message over the size limit reaches this handler
         invalid ->
             stream.fail(
-                statusOf(invalid), messageOf(invalid, "invalid DeltaDiscoveryRequest message")));
+                GrpcStatus.RESOURCE_EXHAUSTED,
+                "request message over the limit of " + XdsServer.MAX_REQUEST_BYTES + " bytes"));
     call.endHandler(ignored -> stream.clientEnded());
     call.errorHandler(error -> stream.closed());
     call.exceptionHandler(error -> stream.closed());
-  }
-
-  private static GrpcStatus statusOf(Throwable invalid) {
-    return invalid instanceof MessageSizeOverflowException
-        ? GrpcStatus.RESOURCE_EXHAUSTED
-        : GrpcStatus.INVALID_ARGUMENT;
-  }
-
-  private static String messageOf(Throwable invalid, String otherwise) {
-    return invalid instanceof MessageSizeOverflowException
-        ? "request message over the limit of " + XdsServer.MAX_REQUEST_BYTES + " bytes"
-        : otherwise;
   }
 }
