@@ -2,6 +2,8 @@ package dev.routesync.xds;
 
 import com.google.protobuf.Descriptors;
 import io.envoyproxy.envoy.service.discovery.v3.AdsProto;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.vertx.core.Context;
@@ -34,6 +36,17 @@ final class AdsService implements Service {
           GrpcMessageEncoder.encoder(),
           GrpcMessageDecoder.decoder(DiscoveryRequest.newBuilder()));
 
+  /**
+   * Delta (incremental) xDS, what Envoy speaks when its ADS config says {@code DELTA_GRPC}. Its
+   * requests are decoded from the raw messages like the state of the world's ({@link AdsRequests}).
+   */
+  static final ServiceMethod<DeltaDiscoveryRequest, DeltaDiscoveryResponse> DELTA =
+      ServiceMethod.server(
+          NAME,
+          "DeltaAggregatedResources",
+          GrpcMessageEncoder.encoder(),
+          GrpcMessageDecoder.decoder(DeltaDiscoveryRequest.newBuilder()));
+
   private final XdsSources sources;
   private final XdsHub hub;
   private final XdsObserver observer;
@@ -59,6 +72,7 @@ final class AdsService implements Service {
   @Override
   public void bind(GrpcServer server) {
     server.callHandler(STATE_OF_THE_WORLD, this::stateOfTheWorld);
+    server.callHandler(DELTA, this::delta);
   }
 
   private void stateOfTheWorld(GrpcServerRequest<DiscoveryRequest, DiscoveryResponse> call) {
@@ -98,6 +112,41 @@ final class AdsService implements Service {
                     : "invalid DiscoveryRequest message"));
     call.endHandler(ignored -> stream.clientEnded());
     call.errorHandler(error -> stream.closed()); // cancelled or reset by the client
+    call.exceptionHandler(error -> stream.closed());
+  }
+
+  private void delta(GrpcServerRequest<DeltaDiscoveryRequest, DeltaDiscoveryResponse> call) {
+    Context context = Vertx.currentContext();
+    HttpConnection connection = call.connection();
+    DeltaStream[] self = new DeltaStream[1];
+    DeltaStream stream =
+        new DeltaStream(
+            context,
+            call.response(),
+            sources,
+            observer,
+            nacks,
+            () -> hub.remove(connection, self[0]));
+    self[0] = stream;
+    hub.add(connection, stream);
+    call.messageHandler(
+        message -> {
+          DeltaDiscoveryRequest request;
+          try {
+            request = AdsRequests.decode(message, DeltaDiscoveryRequest.parser());
+          } catch (StatusException e) {
+            stream.fail(e.status(), e.message());
+            return;
+          }
+          stream.onRequest(request);
+        });
+    call.invalidMessageHandler( // only a message over the size limit reaches this handler
+        invalid ->
+            stream.fail(
+                GrpcStatus.RESOURCE_EXHAUSTED,
+                "request message over the limit of " + XdsServer.MAX_REQUEST_BYTES + " bytes"));
+    call.endHandler(ignored -> stream.clientEnded());
+    call.errorHandler(error -> stream.closed());
     call.exceptionHandler(error -> stream.closed());
   }
 }
