@@ -23,7 +23,8 @@ final class AdsRequests {
 
   private AdsRequests() {}
 
-  static <T extends MessageLite> T decode(GrpcMessage message, Parser<T> parser)
+  /** {@code message} as a {@code type} ({@code "DiscoveryRequest"}, ...) read by {@code parser}. */
+  static <T extends MessageLite> T decode(GrpcMessage message, Parser<T> parser, String type)
       throws StatusException {
     byte[] bytes;
     String encoding = message.encoding();
@@ -40,7 +41,7 @@ final class AdsRequests {
     } catch (InvalidProtocolBufferException e) {
       // protobuf's messages are fixed texts ("... malformed varint."), never the client's bytes.
       throw new StatusException(
-          GrpcStatus.INVALID_ARGUMENT, "request is not a valid xDS request: " + e.getMessage());
+          GrpcStatus.INVALID_ARGUMENT, "request is not a valid " + type + ": " + e.getMessage());
     }
   }
 

@@ -94,7 +94,7 @@ final class AdsService implements Service {
         message -> {
           DiscoveryRequest request;
           try {
-            request = AdsRequests.decode(message, DiscoveryRequest.parser());
+            request = AdsRequests.decode(message, DiscoveryRequest.parser(), "DiscoveryRequest");
           } catch (StatusException e) {
             stream.fail(e.status(), e.message());
             return;
@@ -133,7 +133,9 @@ final class AdsService implements Service {
         message -> {
           DeltaDiscoveryRequest request;
           try {
-            request = AdsRequests.decode(message, DeltaDiscoveryRequest.parser());
+            request =
+                AdsRequests.decode(
+                    message, DeltaDiscoveryRequest.parser(), "DeltaDiscoveryRequest");
           } catch (StatusException e) {
             stream.fail(e.status(), e.message());
             return;
