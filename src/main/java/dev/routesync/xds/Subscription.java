@@ -46,6 +46,9 @@ final class Subscription {
   void subscribe(List<String> requested) {
     boolean star = requested.contains("*");
     boolean nowWildcard = star || (requested.isEmpty() && type.fullState() && !explicitBefore);
+    if (!star && nowWildcard == wildcard && unchanged(requested)) {
+      return; // an ACK repeats the names: nothing to copy (the common case, once per push)
+    }
     if (!requested.isEmpty() && !(star && requested.size() == 1)) {
       explicitBefore = true;
     }
@@ -69,6 +72,18 @@ final class Subscription {
         unsent.add(name);
       }
     }
+  }
+
+  private boolean unchanged(List<String> requested) {
+    if (requested.size() != names.size()) {
+      return false;
+    }
+    for (String name : requested) {
+      if (!names.contains(name)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void forget(String name) {
