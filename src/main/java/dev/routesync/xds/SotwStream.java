@@ -173,23 +173,16 @@ final class SotwStream implements AdsStream {
     send(subscription, current, resources, false);
   }
 
-  // A cluster exists while its Service has the port the name selects: a Service deleted (or never
-  // there) is a cluster absent from the response, which clients take as deleted and fail its calls
-  // at once. (grpc-java keeps the last endpoints of a cluster whose assignment goes empty.)
+  // Clusters are pure functions of their names too (a Service with no endpoint there gets an
+  // assignment that fails calls, see XdsResources#assignment); only a new name, or for the
+  // wildcard a changed cluster list, sends them again.
   private void flushClusters(Subscription subscription, RoutingTable current) {
     WildcardClusters.Snapshot all = subscription.wildcard() ? sources.clusters().of(current) : null;
-    boolean changed = all != null && all.content() != subscription.sentWildcard();
-    boolean pushed = subscription.unsent().isEmpty();
-    for (String name : candidates(subscription, current)) {
-      Long sent = subscription.sentVersion(name);
-      if (sent == null || sent != existence(subscription.target(name), current)) {
-        changed = true;
-        break;
-      }
-    }
-    if (!changed) {
+    boolean wildcardChanged = all != null && all.content() != subscription.sentWildcard();
+    if (subscription.unsent().isEmpty() && !wildcardChanged) {
       return;
     }
+    boolean pushed = subscription.unsent().isEmpty();
     List<Any> resources = new ArrayList<>();
     Set<String> listed = Set.of();
     if (all != null) {
@@ -200,19 +193,12 @@ final class SotwStream implements AdsStream {
       }
     }
     for (String name : subscription.names()) {
-      long exists = existence(subscription.target(name), current);
-      if (exists == EXISTS && !listed.contains(name)) {
+      if (!listed.contains(name)) {
         resources.add(Any.pack(XdsResources.cluster(name)));
       }
-      subscription.markSent(name, exists);
+      subscription.markSent(name, 0);
     }
     send(subscription, current, resources, pushed);
-  }
-
-  private static final long EXISTS = 1;
-
-  private static long existence(Optional<XdsTarget> target, RoutingTable current) {
-    return XdsResources.clusterExists(target, current) ? EXISTS : Subscription.ABSENT;
   }
 
   /**

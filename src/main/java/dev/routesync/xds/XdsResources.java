@@ -4,7 +4,6 @@ import com.google.protobuf.Any;
 import com.google.protobuf.UInt32Value;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
-import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Address;
@@ -27,6 +26,7 @@ import io.envoyproxy.envoy.config.route.v3.VirtualHost;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
+import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,18 +86,6 @@ public final class XdsResources {
     return RouteConfiguration.newBuilder().setName(name).addVirtualHosts(host).build();
   }
 
-  /**
-   * Whether cluster {@code target} exists in {@code table}: its Service is there and has the port
-   * the name selects (possibly with no ready endpoint on it).
-   */
-  public static boolean clusterExists(Optional<XdsTarget> target, RoutingTable table) {
-    if (target.isEmpty()) {
-      return false;
-    }
-    Optional<ServiceEndpoints> service = table.get(target.get().service());
-    return service.isPresent() && PortSelection.of(service.get(), target.get().port()).isPresent();
-  }
-
   /** The cluster {@code name}: its endpoints come by EDS, over the same ADS stream. */
   public static Cluster cluster(String name) {
     return Cluster.newBuilder()
@@ -109,22 +97,42 @@ public final class XdsResources {
         .build();
   }
 
+  /** The drop category of a name whose Service does not exist or lacks the port. */
+  public static final String NO_SUCH_SERVICE = "no_such_service";
+
+  /** The drop category of a Service port with no ready endpoint. */
+  public static final String NO_READY_ENDPOINTS = "no_ready_endpoints";
+
+  /**
+   * Where an assignment that routes nothing points: the discard port on the client's own loopback.
+   * No call is ever sent there (every call is dropped); a client may still connect, and is refused.
+   */
+  static final String PLACEHOLDER_IP = "127.0.0.1";
+
+  static final int PLACEHOLDER_PORT = 9;
+
   /**
    * The endpoints of cluster {@code name}: one locality per zone (the endpoints with no zone share
    * one with an empty zone), weighted by its endpoint count; ready endpoints HEALTHY, serving
-   * terminating ones DRAINING. Empty when {@code service} is absent or the name's port selects
-   * nothing on it: clients then fail calls fast with UNAVAILABLE.
+   * terminating ones DRAINING.
+   *
+   * <p>When there is nothing to route to (no such Service, no such port on it, no ready endpoint on
+   * that port) the assignment drops every call, with a category that says why: clients fail calls
+   * at once with UNAVAILABLE ("Dropped: no_such_service"). It cannot simply be empty: grpc-java
+   * 1.85 takes an assignment without a usable endpoint as an error and keeps calling the endpoints
+   * it had, for good, and it only honours a drop policy beside a healthy endpoint, so the
+   * assignment carries one placeholder that no call reaches.
    */
   public static ClusterLoadAssignment assignment(
       String name, Optional<XdsTarget> target, Optional<ServiceEndpoints> service) {
     ClusterLoadAssignment.Builder assignment =
         ClusterLoadAssignment.newBuilder().setClusterName(name);
     if (target.isEmpty() || service.isEmpty()) {
-      return assignment.build();
+      return dropsEverything(assignment, NO_SUCH_SERVICE);
     }
     Optional<PortSelection> selection = PortSelection.of(service.get(), target.get().port());
     if (selection.isEmpty()) {
-      return assignment.build();
+      return dropsEverything(assignment, NO_SUCH_SERVICE);
     }
     Map<String, List<LbEndpoint>> byZone = new TreeMap<>();
     for (Endpoint endpoint : service.get().endpoints()) {
@@ -135,6 +143,9 @@ public final class XdsResources {
       String zone = endpoint.zone() == null ? "" : endpoint.zone();
       byZone.computeIfAbsent(zone, z -> new ArrayList<>()).add(lbEndpoint(endpoint, port.get()));
     }
+    if (byZone.isEmpty()) {
+      return dropsEverything(assignment, NO_READY_ENDPOINTS);
+    }
     for (Map.Entry<String, List<LbEndpoint>> zone : byZone.entrySet()) {
       assignment.addEndpoints(
           LocalityLbEndpoints.newBuilder()
@@ -143,6 +154,44 @@ public final class XdsResources {
               .addAllLbEndpoints(zone.getValue()));
     }
     return assignment.build();
+  }
+
+  private static ClusterLoadAssignment dropsEverything(
+      ClusterLoadAssignment.Builder assignment, String category) {
+    LbEndpoint placeholder =
+        LbEndpoint.newBuilder()
+            .setEndpoint(
+                io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
+                    .setAddress(
+                        Address.newBuilder()
+                            .setSocketAddress(
+                                SocketAddress.newBuilder()
+                                    .setAddress(PLACEHOLDER_IP)
+                                    .setPortValue(PLACEHOLDER_PORT))))
+            .setHealthStatus(HealthStatus.HEALTHY)
+            .build();
+    return assignment
+        .addEndpoints(
+            LocalityLbEndpoints.newBuilder()
+                .setLocality(Locality.getDefaultInstance())
+                .setLoadBalancingWeight(UInt32Value.of(1))
+                .addLbEndpoints(placeholder))
+        .setPolicy(
+            ClusterLoadAssignment.Policy.newBuilder()
+                .addDropOverloads(
+                    ClusterLoadAssignment.Policy.DropOverload.newBuilder()
+                        .setCategory(category)
+                        .setDropPercentage(
+                            FractionalPercent.newBuilder()
+                                .setNumerator(100)
+                                .setDenominator(FractionalPercent.DenominatorType.HUNDRED))))
+        .build();
+  }
+
+  /** Whether {@code assignment} routes nothing (it drops every call). */
+  public static boolean dropsEverything(ClusterLoadAssignment assignment) {
+    return assignment.getPolicy().getDropOverloadsCount() > 0
+        && assignment.getPolicy().getDropOverloads(0).getDropPercentage().getNumerator() == 100;
   }
 
   private static LbEndpoint lbEndpoint(Endpoint endpoint, Port port) {
