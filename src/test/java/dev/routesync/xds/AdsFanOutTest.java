@@ -92,6 +92,11 @@ class AdsFanOutTest {
     agent = XdsAgent.start(proxy.url(), dir.resolve("rs.sock"), 0).cutOnClose(proxy);
     assertThat(agent.table().serviceCount()).isEqualTo(SERVICES);
     long synced = System.nanoTime();
+    LOG.warn(
+        "xDS fan-out: {} Services created in {} ms, agent synced in {} ms",
+        SERVICES,
+        millis(t0, created),
+        millis(created, synced));
 
     List<String> listenerNames =
         IntStream.range(0, SERVICES).mapToObj(i -> name(i) + ".load:80").toList();
@@ -142,11 +147,8 @@ class AdsFanOutTest {
           .hasSize(2);
     }
     LOG.warn(
-        "xDS fan-out: {} Services created in {} ms, agent synced in {} ms; {} streams x (LDS+CDS+EDS)"
-            + " x {} names subscribed and acknowledged in {} ms; one change on every stream in {} ms",
-        SERVICES,
-        millis(t0, created),
-        millis(created, synced),
+        "xDS fan-out: {} streams x (LDS+CDS+EDS) x {} names subscribed and acknowledged in {} ms;"
+            + " one change on every stream in {} ms",
         STREAMS,
         SERVICES,
         millis(synced, subscribed),
