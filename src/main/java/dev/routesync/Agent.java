@@ -45,6 +45,8 @@ import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import dev.routesync.table.TableWriter;
+import dev.routesync.xds.XdsObserver;
+import dev.routesync.xds.XdsServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
@@ -233,6 +235,8 @@ public final class Agent {
             config.grpcReflection(),
             guards,
             config.limits());
+    // xDS on the same listeners: proxyless gRPC clients and Envoy route with this table.
+    apiServer.serveXds(new XdsServer(vertx, table, trust, XdsObserver.NONE));
     table.onPublish(apiServer::published);
     this.driftPods = drift == null ? null : watchPods(drift.pods());
     DriftView driftView = drift == null ? DriftView.off(driftOff) : drift;

@@ -185,6 +185,28 @@ class ArchitectureTest {
   }
 
   @Test
+  void xdsReadsOnlyTheTable() {
+    // xds/ answers from published tables like serve/: Kubernetes, the watches and the coalescer
+    // are upstream of it, and serve/ hosts it (never the other way round).
+    classes()
+        .that()
+        .resideInAPackage("dev.routesync.xds..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.routesync.xds..",
+            "dev.routesync.table..",
+            "io.envoyproxy..",
+            "com.google.protobuf..",
+            "com.google.rpc..",
+            "io.vertx.core..",
+            "io.vertx.grpc..",
+            "org.slf4j..",
+            "java..")
+        .check(classes);
+  }
+
+  @Test
   void thePersistedTableSeesOnlyTheTable() {
     // state/ reads published tables and hands the agent one to start from: it knows nothing of
     // Kubernetes, the watches, the coalescer or serving, and reports through its own observer.

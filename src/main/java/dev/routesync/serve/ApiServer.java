@@ -6,6 +6,7 @@ import dev.routesync.table.Freshness;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
+import dev.routesync.xds.XdsServer;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -65,6 +66,8 @@ public final class ApiServer {
   private final StaleSignal staleSignal;
   private long staleCheck = -1;
   private HttpServer tcp;
+  // Set before listen(), read on event loops: the listener start publishes it to them.
+  private volatile XdsServer xds;
 
   /**
    * With {@code limits} on the socket and on the TCP port, enforced by {@code guards}, which must
@@ -216,7 +219,12 @@ public final class ApiServer {
           String type = request.getHeader("content-type");
           if (type != null && type.startsWith("application/grpc")) {
             RequestEncoding.markUnencoded(request);
-            grpc.handle(request);
+            XdsServer ads = xds;
+            if (ads != null && XdsServer.handles(request)) {
+              ads.handle(request);
+            } else {
+              grpc.handle(request);
+            }
           } else {
             router.handle(request);
           }
@@ -246,13 +254,43 @@ public final class ApiServer {
   private void onConnection(HttpConnection connection) {
     Context context = Vertx.currentContext();
     connection.shutdownHandler(
-        ignored -> context.runOnContext(turn -> hub.endStreamsOf(connection)));
+        ignored ->
+            context.runOnContext(
+                turn -> {
+                  hub.endStreamsOf(connection);
+                  XdsServer ads = xds;
+                  if (ads != null) {
+                    ads.endStreamsOf(connection);
+                  }
+                }));
+    // One close handler per connection (a second would replace the first), for every kind of
+    // stream it may carry.
+    connection.closeHandler(
+        ignored -> {
+          hub.dropStreamsOf(connection);
+          XdsServer ads = xds;
+          if (ads != null) {
+            ads.dropStreamsOf(connection);
+          }
+        });
   }
 
-  /** Wakes Watch streams for a newly published version. Register as a table listener. */
+  /** Wakes Watch (and ADS) streams for a newly published version. Register as a table listener. */
   public void published(RoutingTable table) {
     staleSignal.refresh();
     hub.published(table);
+    XdsServer ads = xds;
+    if (ads != null) {
+      ads.published(table);
+    }
+  }
+
+  /**
+   * Also serves xDS (ADS, {@code envoy.service.discovery.v3.AggregatedDiscoveryService}) on the
+   * same listeners, with its own gRPC options. Call before {@link #listen}.
+   */
+  public void serveXds(XdsServer server) {
+    this.xds = server;
   }
 
   /** Serves the drift detector's snapshot at {@code GET /v1/drift}; any time, any thread. */

@@ -172,7 +172,6 @@ final class RegistryGrpc implements Service {
                   };
               call.errorHandler(error -> gone.run()); // cancelled by the client
               call.response().exceptionHandler(error -> gone.run());
-              connection.closeHandler(ignored -> hub.dropStreamsOf(connection));
               stream.open(request.getResumeFromVersion());
             })
         .onFailure(error -> rejected(call.response(), GrpcMethod.WATCH, error));

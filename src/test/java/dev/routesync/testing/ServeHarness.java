@@ -15,6 +15,8 @@ import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
+import dev.routesync.xds.XdsObserver;
+import dev.routesync.xds.XdsServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -124,6 +126,8 @@ public final class ServeHarness implements AutoCloseable {
             true,
             guards,
             limits);
+    // As the agent does: xDS on the same listeners.
+    server.serveXds(new XdsServer(vertx, table, trust, XdsObserver.NONE));
     table.onPublish(server::published);
   }
 

@@ -1,0 +1,131 @@
+package dev.routesync.xds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.Port;
+import dev.routesync.table.ServiceState;
+import dev.routesync.testing.GrpcJavaClient;
+import dev.routesync.testing.ServeHarness;
+import io.envoyproxy.envoy.config.core.v3.HealthStatus;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The state-of-the-world stream against grpc-java's own ADS stub, over the agent's socket. */
+class SotwStreamTest {
+
+  private final ServeHarness serve;
+  private final GrpcJavaClient client;
+  private final BlockingQueue<DiscoveryResponse> responses = new LinkedBlockingQueue<>();
+  private StreamObserver<DiscoveryRequest> requests;
+
+  SotwStreamTest() throws Exception {
+    serve = new ServeHarness();
+    client = new GrpcJavaClient(serve.socket());
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (requests != null) {
+      requests.onCompleted();
+    }
+    client.close();
+    serve.close();
+  }
+
+  private void open() {
+    requests =
+        AggregatedDiscoveryServiceGrpc.newStub(client.channel())
+            .withDeadlineAfter(30, TimeUnit.SECONDS)
+            .streamAggregatedResources(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(DiscoveryResponse value) {
+                    responses.add(value);
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {}
+
+                  @Override
+                  public void onCompleted() {}
+                });
+  }
+
+  private DiscoveryResponse next() throws InterruptedException {
+    DiscoveryResponse response = responses.poll(10, TimeUnit.SECONDS);
+    assertThat(response).as("a response within 10 s").isNotNull();
+    return response;
+  }
+
+  private static DiscoveryRequest request(XdsType type, String nonce, String... names) {
+    return DiscoveryRequest.newBuilder()
+        .setNode(Node.newBuilder().setId("node-a").setUserAgentName("grpc-java"))
+        .setTypeUrl(type.typeUrl())
+        .setResponseNonce(nonce)
+        .addAllResourceNames(List.of(names))
+        .build();
+  }
+
+  private static Endpoint endpoint(String ip, String zone, boolean ready) {
+    return new Endpoint(
+        ip, List.of(new Port("grpc", 9090, "TCP")), zone, "node-a", "p-" + ip, ready, true, !ready);
+  }
+
+  @Test
+  void aListenerRoutesToItsClusterAndEdsFollowsTheTable() throws Exception {
+    serve.put(
+        "shop",
+        "cart",
+        new ServiceState(
+            List.of(endpoint("10.0.0.1", "a", true), endpoint("10.0.0.2", "b", true)),
+            List.of(new Port("grpc", 8080, "TCP"))));
+    open();
+    requests.onNext(request(XdsType.LISTENER, "", "cart.shop:8080"));
+    DiscoveryResponse lds = next();
+    assertThat(lds.getTypeUrl()).isEqualTo(XdsType.LISTENER.typeUrl());
+    Listener listener = lds.getResources(0).unpack(Listener.class);
+    assertThat(listener.getName()).isEqualTo("cart.shop:8080");
+    requests.onNext(request(XdsType.LISTENER, lds.getNonce(), "cart.shop:8080"));
+
+    String cluster = "cart.shop.svc.cluster.local:8080";
+    requests.onNext(request(XdsType.ENDPOINT, "", cluster));
+    DiscoveryResponse eds = next();
+    ClusterLoadAssignment assignment = eds.getResources(0).unpack(ClusterLoadAssignment.class);
+    assertThat(assignment.getClusterName()).isEqualTo(cluster);
+    assertThat(assignment.getEndpointsList()).hasSize(2);
+    assertThat(assignment.getEndpoints(0).getLbEndpoints(0).getEndpoint().getAddress())
+        .satisfies(
+            address -> {
+              assertThat(address.getSocketAddress().getAddress()).isEqualTo("10.0.0.1");
+              assertThat(address.getSocketAddress().getPortValue()).isEqualTo(9090);
+            });
+    requests.onNext(request(XdsType.ENDPOINT, eds.getNonce(), cluster));
+
+    serve.put(
+        "shop",
+        "cart",
+        new ServiceState(
+            List.of(endpoint("10.0.0.2", "b", true), endpoint("10.0.0.3", "b", false)),
+            List.of(new Port("grpc", 8080, "TCP"))));
+    DiscoveryResponse pushed = next();
+    assertThat(pushed.getTypeUrl()).isEqualTo(XdsType.ENDPOINT.typeUrl());
+    assertThat(Long.parseLong(pushed.getVersionInfo())).isEqualTo(serve.table().version());
+    ClusterLoadAssignment after = pushed.getResources(0).unpack(ClusterLoadAssignment.class);
+    assertThat(after.getEndpointsList()).hasSize(1);
+    assertThat(after.getEndpoints(0).getLoadBalancingWeight().getValue()).isEqualTo(2);
+    assertThat(after.getEndpoints(0).getLbEndpoints(1).getHealthStatus())
+        .isEqualTo(HealthStatus.DRAINING);
+  }
+}
