@@ -199,6 +199,11 @@ class AdsConformanceTest {
         .containsOnly(HealthStatus.HEALTHY);
   }
 
+  /**
+   * The table keeps serving-terminating endpoints only while none is ready (kube-proxy's fallback,
+   * see EndpointMerger), so a Service whose every pod is terminating shows them, as DRAINING; an
+   * endpoint that is neither ready nor serving is not published at all.
+   */
   @Test
   void servingTerminatingEndpointsAreDraining() throws Exception {
     cluster.apply(
@@ -208,8 +213,9 @@ class AdsConformanceTest {
             "pay",
             8080,
             List.of(
-                pod("pay-1", "10.3.0.1", "zone-a", Conditions.READY),
-                pod("pay-2", "10.3.0.2", "zone-a", Conditions.TERMINATING_SERVING))));
+                pod("pay-1", "10.3.0.1", "zone-a", Conditions.TERMINATING_SERVING),
+                pod("pay-2", "10.3.0.2", "zone-a", Conditions.TERMINATING_SERVING),
+                pod("pay-3", "10.3.0.3", "zone-a", Conditions.TERMINATING))));
     startAgent();
     AdsClient ads = open();
     ads.subscribe(EDS, PAY);
@@ -223,7 +229,22 @@ class AdsConformanceTest {
     }
     assertThat(health)
         .containsExactlyInAnyOrderEntriesOf(
-            Map.of("10.3.0.1:8080", HealthStatus.HEALTHY, "10.3.0.2:8080", HealthStatus.DRAINING));
+            Map.of("10.3.0.1:8080", HealthStatus.DRAINING, "10.3.0.2:8080", HealthStatus.DRAINING));
+  }
+
+  @Test
+  void aDeletedServiceGetsAnEmptyAssignment() throws Exception {
+    startAgent();
+    AdsClient ads = open();
+    ads.subscribe(EDS, PAY);
+    assertThat(addresses(assignments(ads.takeAndAck(EDS)).get(0))).hasSize(1);
+
+    // As the API server does: the Service goes, and its slices with it (garbage collection).
+    cluster.delete(XdsObjects.service("shop", "pay", XdsObjects.port("http", 80)));
+    cluster.delete(XdsObjects.slice("shop", "pay-1", "pay", 8080, List.of()));
+    ClusterLoadAssignment gone = assignments(ads.takeAndAck(EDS)).get(0);
+    assertThat(gone.getClusterName()).isEqualTo(PAY);
+    assertThat(addresses(gone)).isEmpty();
   }
 
   @Test
