@@ -216,7 +216,11 @@ public final class AdsClient implements AutoCloseable {
 
   /** Takes the next response of {@code typeUrl} and acknowledges it. */
   public DiscoveryResponse takeAndAck(String typeUrl) {
-    DiscoveryResponse response = take(typeUrl);
+    return takeAndAck(typeUrl, TAKE_TIMEOUT);
+  }
+
+  public DiscoveryResponse takeAndAck(String typeUrl, Duration timeout) {
+    DiscoveryResponse response = take(typeUrl, timeout);
     ack(response);
     return response;
   }
