@@ -13,7 +13,8 @@ import java.nio.file.Path;
 /**
  * The sidecar-facing server on a Unix domain socket. Claims the path first ({@link SocketLock}),
  * binds a private name beside it and moves the socket into place with mode 0660 ({@link
- * SocketFile}); on stop removes the socket only if the path still holds it.
+ * SocketFile}); on stop removes the socket only if the path still holds it. Any authority is
+ * accepted ({@link AnyAuthority}): on a Unix socket clients send the path, or nothing meaningful.
  */
 public final class SocketServer {
 
@@ -63,7 +64,11 @@ public final class SocketServer {
             .createHttpServer(options)
             .requestHandler(handler)
             .invalidRequestHandler(Errors::invalidRequest)
-            .connectionHandler(connectionHandler);
+            .connectionHandler(
+                connection -> {
+                  AnyAuthority.install(connection); // first: before any request is read
+                  connectionHandler.handle(connection);
+                });
     return server
         .listen(SocketAddress.domainSocketAddress(file.bindPath().toString()))
         .recover(

@@ -16,6 +16,7 @@ import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.Service;
+import io.vertx.grpc.server.StatusException;
 
 /**
  * {@code envoy.service.discovery.v3.AggregatedDiscoveryService}, declared by hand: the Envoy API
@@ -74,7 +75,18 @@ final class AdsService implements Service {
             () -> hub.remove(connection, self[0]));
     self[0] = stream;
     hub.add(connection, stream);
-    call.handler(stream::onRequest);
+    // Raw messages, decoded here: Vert.x's typed handler would cancel the stream on a bad one.
+    call.messageHandler(
+        message -> {
+          DiscoveryRequest request;
+          try {
+            request = AdsRequests.decode(message, DiscoveryRequest.parser());
+          } catch (StatusException e) {
+            stream.fail(e.status(), e.message());
+            return;
+          }
+          stream.onRequest(request);
+        });
     call.invalidMessageHandler(
         invalid ->
             stream.fail(

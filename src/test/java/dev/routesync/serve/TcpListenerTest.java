@@ -2,13 +2,16 @@ package dev.routesync.serve;
 
 import static dev.routesync.testing.TableStates.states;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.observe.Metrics;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import dev.routesync.testing.Http1;
+import dev.routesync.testing.RawConnection;
 import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -39,8 +42,7 @@ class TcpListenerTest {
 
   @TempDir Path dir;
 
-  @Test
-  void servesGrpcAndHttpOnLoopbackToo(Vertx vertx) throws Exception {
+  private ApiServer listening(Vertx vertx) throws Exception {
     TableWriter table = new TableWriter(Clock.systemUTC(), 16);
     table.publish(
         states(Map.of(new dev.routesync.table.ServiceKey("shop", "cart"), List.of())), List.of());
@@ -57,6 +59,12 @@ class TcpListenerTest {
             ConnectionGuards.none(),
             ConnectionLimits.DEFAULT);
     server.listen().await(10, TimeUnit.SECONDS);
+    return server;
+  }
+
+  @Test
+  void servesGrpcAndHttpOnLoopbackToo(Vertx vertx) throws Exception {
+    ApiServer server = listening(vertx);
     ManagedChannel channel =
         NettyChannelBuilder.forAddress("127.0.0.1", server.tcpPort()).usePlaintext().build();
     try {
@@ -73,6 +81,54 @@ class TcpListenerTest {
       assertThat(http.body()).contains("\"name\":\"cart\"");
     } finally {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+      server.shutdown(Duration.ZERO).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * The socket accepts any authority ({@link AnyAuthority}); TCP keeps Vert.x's check, as there an
+   * authority names a real host: a path is reset ({@code PROTOCOL_ERROR}), a %-encoded one drops
+   * the connection (Vert.x's parser throws), a path {@code Host} on HTTP/1.1 gets a 400.
+   */
+  @Test
+  void anAuthorityThatIsNoHostIsStillRefusedOnTcp(Vertx vertx) throws Exception {
+    ApiServer server = listening(vertx);
+    try {
+      Map<String, String> refusals =
+          Map.of(
+              "/tmp/a.sock",
+                  "INTERNAL: RST_STREAM closed stream. HTTP/2 error code: PROTOCOL_ERROR",
+              "%2Ftmp%2Fa.sock", "UNAVAILABLE: Network closed for unknown reason");
+      for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+        ManagedChannel channel =
+            NettyChannelBuilder.forAddress("127.0.0.1", server.tcpPort())
+                .overrideAuthority(refusal.getKey())
+                .usePlaintext()
+                .build();
+        try {
+          assertThatThrownBy(
+                  () ->
+                      ClientCalls.blockingUnaryCall(
+                          channel,
+                          dev.routesync.testing.GrpcJavaClient.RESOLVE,
+                          io.grpc.CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS),
+                          ResolveRequest.newBuilder().setNamespace("shop").setName("cart").build()))
+              .as(":authority %s on TCP", refusal.getKey())
+              .isInstanceOf(StatusRuntimeException.class)
+              .hasMessage(refusal.getValue());
+        } finally {
+          channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+      }
+      try (RawConnection http = RawConnection.tcp(server.tcpPort())) {
+        String answer =
+            http.write(
+                    "GET /v1/services/shop/cart HTTP/1.1\r\nHost: /tmp/a.sock\r\n"
+                        + "Connection: close\r\n\r\n")
+                .readToEnd(Duration.ofSeconds(10));
+        assertThat(answer).startsWith("HTTP/1.1 400 ");
+      }
+    } finally {
       server.shutdown(Duration.ZERO).await(10, TimeUnit.SECONDS);
     }
   }

@@ -191,7 +191,6 @@ public final class WatchSoakLoad {
           NettyChannelBuilder.forAddress(new DomainSocketAddress(options.socket().toString()))
               .eventLoopGroup(group)
               .channelType(EpollDomainSocketChannel.class)
-              .overrideAuthority("localhost") // STACK-NOTES: else Vert.x resets the stream
               .usePlaintext()
               .directExecutor()
               .build();

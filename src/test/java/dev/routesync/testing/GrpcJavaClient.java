@@ -51,15 +51,27 @@ public final class GrpcJavaClient implements AutoCloseable {
   private final EpollEventLoopGroup group = new EpollEventLoopGroup(1);
   private final ManagedChannel channel;
 
+  /**
+   * With grpc-java's default settings, as a sidecar would connect: its {@code :authority} is then
+   * the socket's path, which the agent's socket accepts ({@code serve.AnyAuthority}).
+   */
   public GrpcJavaClient(Path socket) {
-    channel =
-        NettyChannelBuilder.forAddress(new DomainSocketAddress(socket.toString()))
-            .eventLoopGroup(group)
-            .channelType(EpollDomainSocketChannel.class)
-            // Without it Vert.x resets the stream (STACK-NOTES).
-            .overrideAuthority("localhost")
-            .usePlaintext()
-            .build();
+    this(builder(socket));
+  }
+
+  /** Sending {@code authority} as every request's {@code :authority} instead of the path. */
+  public GrpcJavaClient(Path socket, String authority) {
+    this(builder(socket).overrideAuthority(authority));
+  }
+
+  private GrpcJavaClient(NettyChannelBuilder builder) {
+    channel = builder.eventLoopGroup(group).build();
+  }
+
+  private static NettyChannelBuilder builder(Path socket) {
+    return NettyChannelBuilder.forAddress(new DomainSocketAddress(socket.toString()))
+        .channelType(EpollDomainSocketChannel.class)
+        .usePlaintext();
   }
 
   private static <Q, R> MethodDescriptor<Q, R> unary(

@@ -95,6 +95,39 @@ public final class RawConnection implements AutoCloseable {
   }
 
   /**
+   * Reads until {@code done} holds for everything received so far, or the server closes the
+   * connection; leaves it open otherwise.
+   *
+   * @throws IOException if neither happened within {@code timeout}
+   */
+  public String readUntil(java.util.function.Predicate<String> done, Duration timeout)
+      throws IOException {
+    StringBuilder received = new StringBuilder();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    ByteBuffer in = ByteBuffer.allocate(64 * 1024);
+    while (!done.test(received.toString())) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new IOException("not done after " + timeout + "; got " + received.length() + " B");
+      }
+      selector.select(Math.max(1, left / 1_000_000));
+      selector.selectedKeys().clear();
+      int read;
+      try {
+        read = channel.read(in);
+      } catch (IOException reset) {
+        break; // reset by the server: closed
+      }
+      if (read < 0) {
+        break;
+      }
+      received.append(new String(in.array(), 0, in.position(), StandardCharsets.ISO_8859_1));
+      in.clear();
+    }
+    return received.toString();
+  }
+
+  /**
    * Reads until one whole answer with a {@code content-length} has arrived, leaving the connection
    * open.
    */

@@ -28,6 +28,8 @@ class SotwStreamTest {
   private final ServeHarness serve;
   private final GrpcJavaClient client;
   private final BlockingQueue<DiscoveryResponse> responses = new LinkedBlockingQueue<>();
+  private final java.util.concurrent.CompletableFuture<io.grpc.Status> ended =
+      new java.util.concurrent.CompletableFuture<>();
   private StreamObserver<DiscoveryRequest> requests;
 
   SotwStreamTest() throws Exception {
@@ -56,10 +58,14 @@ class SotwStreamTest {
                   }
 
                   @Override
-                  public void onError(Throwable t) {}
+                  public void onError(Throwable t) {
+                    ended.complete(io.grpc.Status.fromThrowable(t));
+                  }
 
                   @Override
-                  public void onCompleted() {}
+                  public void onCompleted() {
+                    ended.complete(io.grpc.Status.OK);
+                  }
                 });
   }
 
@@ -127,5 +133,63 @@ class SotwStreamTest {
     assertThat(after.getEndpoints(0).getLoadBalancingWeight().getValue()).isEqualTo(2);
     assertThat(after.getEndpoints(0).getLbEndpoints(1).getHealthStatus())
         .isEqualTo(HealthStatus.DRAINING);
+  }
+
+  @Test
+  void nothingIsSentBeforeTheFirstSyncThenTheSyncedTableIs() throws Exception {
+    ServeHarness unsynced = ServeHarness.unsynced();
+    try (GrpcJavaClient early = new GrpcJavaClient(unsynced.socket())) {
+      BlockingQueue<DiscoveryResponse> got = new LinkedBlockingQueue<>();
+      StreamObserver<DiscoveryRequest> stream =
+          AggregatedDiscoveryServiceGrpc.newStub(early.channel())
+              .withDeadlineAfter(30, TimeUnit.SECONDS)
+              .streamAggregatedResources(
+                  new StreamObserver<>() {
+                    @Override
+                    public void onNext(DiscoveryResponse value) {
+                      got.add(value);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {}
+
+                    @Override
+                    public void onCompleted() {}
+                  });
+      stream.onNext(request(XdsType.ENDPOINT, "", "cart.shop.svc.cluster.local:8080"));
+      // The empty placeholder table must not reach the client as "no endpoints".
+      assertThat(got.poll(1, TimeUnit.SECONDS)).isNull();
+      unsynced.put(
+          "shop",
+          "cart",
+          new ServiceState(
+              List.of(endpoint("10.0.0.9", "a", true)), List.of(new Port("grpc", 8080, "TCP"))));
+      unsynced.markSynced();
+      DiscoveryResponse first = got.poll(10, TimeUnit.SECONDS);
+      assertThat(first).isNotNull();
+      assertThat(
+              first
+                  .getResources(0)
+                  .unpack(ClusterLoadAssignment.class)
+                  .getEndpoints(0)
+                  .getLbEndpointsCount())
+          .isEqualTo(1);
+      stream.onCompleted();
+    } finally {
+      unsynced.close();
+    }
+  }
+
+  @Test
+  void aDrainEndsAdsStreamsWithOkAtOnceNotAtTheTimeout() throws Exception {
+    open();
+    requests.onNext(request(XdsType.LISTENER, "", "cart.shop:8080"));
+    next();
+    long start = System.nanoTime();
+    serve.shutdown(java.time.Duration.ofSeconds(20));
+    assertThat(ended.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(io.grpc.Status.Code.OK);
+    assertThat(java.time.Duration.ofNanos(System.nanoTime() - start))
+        .isLessThan(java.time.Duration.ofSeconds(10));
+    requests = null;
   }
 }

@@ -1,0 +1,164 @@
+package dev.routesync.xds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.Port;
+import dev.routesync.table.ServiceEndpoints;
+import dev.routesync.table.ServiceKey;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.HealthStatus;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class XdsResourcesTest {
+
+  private static final ServiceKey CART = new ServiceKey("shop", "cart");
+
+  private static Endpoint endpoint(String ip, String zone, List<Port> ports, boolean ready) {
+    return new Endpoint(ip, ports, zone, "node", "pod-" + ip, ready, true, !ready);
+  }
+
+  private static ServiceEndpoints service(List<Endpoint> endpoints, List<Port> declared) {
+    return new ServiceEndpoints(CART, 7, endpoints, declared);
+  }
+
+  private static ClusterLoadAssignment assignment(String name, ServiceEndpoints service) {
+    return XdsResources.assignment(name, XdsNames.parse(name), Optional.of(service));
+  }
+
+  private static List<String> addresses(ClusterLoadAssignment assignment) {
+    return assignment.getEndpointsList().stream()
+        .flatMap(locality -> locality.getLbEndpointsList().stream())
+        .map(LbEndpoint::getEndpoint)
+        .map(e -> e.getAddress().getSocketAddress())
+        .map(a -> a.getAddress() + ":" + a.getPortValue())
+        .toList();
+  }
+
+  @Test
+  void aListenerEndsWithTheRouterFilterAndRoutesEverythingToItsCluster() throws Exception {
+    Listener listener = XdsResources.listener("cart.shop:8080");
+    HttpConnectionManager manager =
+        listener.getApiListener().getApiListener().unpack(HttpConnectionManager.class);
+    assertThat(manager.getHttpFiltersList())
+        .last()
+        .satisfies(filter -> assertThat(filter.getName()).isEqualTo("envoy.filters.http.router"));
+    RouteConfiguration route = manager.getRouteConfig();
+    assertThat(route.getVirtualHosts(0).getDomainsList()).containsExactly("*");
+    assertThat(route.getVirtualHosts(0).getRoutes(0).getRoute().getCluster())
+        .isEqualTo("cart.shop.svc.cluster.local:8080");
+  }
+
+  @Test
+  void aNameThatNamesNoServiceGetsAListenerWithNoRouteSoCallsFailAtOnce() {
+    RouteConfiguration route = XdsResources.route("not-a-service-name");
+    assertThat(route.getVirtualHosts(0).getRoutesList()).isEmpty();
+  }
+
+  @Test
+  void aClusterIsEdsOverAdsWithAPolicyGrpcClientsKnow() {
+    Cluster cluster = XdsResources.cluster("cart.shop.svc.cluster.local:8080");
+    assertThat(cluster.getType()).isEqualTo(Cluster.DiscoveryType.EDS);
+    assertThat(cluster.getEdsClusterConfig().getEdsConfig().hasAds()).isTrue();
+    assertThat(cluster.getLbPolicy()).isEqualTo(Cluster.LbPolicy.ROUND_ROBIN);
+  }
+
+  @Test
+  void theServicePortNumberOrNameSelectsEachEndpointsTargetPort() {
+    // A named targetPort: the pods serve "grpc" on different numbers.
+    ServiceEndpoints service =
+        service(
+            List.of(
+                endpoint("10.0.0.1", "a", List.of(new Port("grpc", 9090, "TCP")), true),
+                endpoint("10.0.0.2", "a", List.of(new Port("grpc", 9191, "TCP")), true)),
+            List.of(new Port("grpc", 8080, "TCP"), new Port("metrics", 9100, "TCP")));
+    assertThat(addresses(assignment("cart.shop:8080", service)))
+        .containsExactly("10.0.0.1:9090", "10.0.0.2:9191");
+    assertThat(addresses(assignment("cart.shop:grpc", service)))
+        .containsExactly("10.0.0.1:9090", "10.0.0.2:9191");
+    assertThat(addresses(assignment("cart.shop:9100", service))).isEmpty();
+    assertThat(addresses(assignment("cart.shop:9090", service)))
+        .as("a target port number is not a Service port")
+        .isEmpty();
+    assertThat(addresses(assignment("cart.shop", service)))
+        .as("no port named, and two to choose from")
+        .isEmpty();
+  }
+
+  @Test
+  void withOnePortNoneNeedBeNamed() {
+    ServiceEndpoints service =
+        service(
+            List.of(endpoint("10.0.0.1", "a", List.of(new Port("", 9090, "TCP")), true)),
+            List.of(new Port("", 80, "TCP")));
+    assertThat(addresses(assignment("cart.shop", service))).containsExactly("10.0.0.1:9090");
+  }
+
+  @Test
+  void oneLocalityPerZoneWeightedByItsEndpointsAndTerminatingOnesDrain() {
+    List<Port> grpc = List.of(new Port("grpc", 9090, "TCP"));
+    ServiceEndpoints service =
+        service(
+            List.of(
+                endpoint("10.0.0.1", "a", grpc, true),
+                endpoint("10.0.0.2", "b", grpc, true),
+                endpoint("10.0.0.3", "b", grpc, false),
+                endpoint("10.0.0.4", null, grpc, true)),
+            List.of(new Port("grpc", 8080, "TCP")));
+    ClusterLoadAssignment assignment = assignment("cart.shop:8080", service);
+    assertThat(assignment.getEndpointsList())
+        .extracting(l -> l.getLocality().getZone(), l -> l.getLoadBalancingWeight().getValue())
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("", 1),
+            org.assertj.core.groups.Tuple.tuple("a", 1),
+            org.assertj.core.groups.Tuple.tuple("b", 2));
+    LocalityLbEndpoints zoneB = assignment.getEndpoints(2);
+    assertThat(zoneB.getLbEndpointsList())
+        .extracting(LbEndpoint::getHealthStatus)
+        .containsExactly(HealthStatus.HEALTHY, HealthStatus.DRAINING);
+    assertThat(assignment.getEndpointsList())
+        .allSatisfy(l -> assertThat(l.getLoadBalancingWeight().getValue()).isPositive());
+  }
+
+  @Test
+  void aMissingServiceHasAnEmptyAssignment() {
+    ClusterLoadAssignment assignment =
+        XdsResources.assignment(
+            "cart.shop.svc.cluster.local:8080",
+            XdsNames.parse("cart.shop.svc.cluster.local:8080"),
+            Optional.empty());
+    assertThat(assignment.getClusterName()).isEqualTo("cart.shop.svc.cluster.local:8080");
+    assertThat(assignment.getEndpointsList()).isEmpty();
+  }
+
+  @Test
+  void udpPortsAreNotServedToXdsClients() {
+    ServiceEndpoints service =
+        service(
+            List.of(endpoint("10.0.0.1", "a", List.of(new Port("dns", 53, "UDP")), true)),
+            List.of(new Port("dns", 53, "UDP")));
+    assertThat(addresses(assignment("cart.shop:53", service))).isEmpty();
+    assertThat(XdsResources.clusterNames(service)).isEmpty();
+  }
+
+  @Test
+  void wildcardClustersAreOnePerDeclaredTcpPort() {
+    ServiceEndpoints service =
+        service(
+            List.of(),
+            List.of(
+                new Port("grpc", 8080, "TCP"),
+                new Port("metrics", 9100, "TCP"),
+                new Port("dns", 53, "UDP")));
+    assertThat(XdsResources.clusterNames(service))
+        .containsExactly("cart.shop.svc.cluster.local:8080", "cart.shop.svc.cluster.local:9100");
+  }
+}
