@@ -36,13 +36,12 @@ public final class XdsBootstrap {
   }
 
   /**
-   * Where the test's gRPC clients reach the agent's ADS server.
-   *
-   * <p>TCP until grpc-java's default {@code :authority} on the Unix socket (the socket's path) is
-   * accepted by the agent: then one line here, {@code SOCKET}, moves every interop test onto the
-   * socket, which the issue's "Done when" asks for.
+   * Where the test's gRPC clients reach the agent's ADS server: the Unix socket, with grpc-java's
+   * default {@code :authority} (the socket's path, which serve/AnyAuthority accepts), as the
+   * issue's "Done when" asks. {@code TCP} moves every interop test onto the loopback listener
+   * instead.
    */
-  public static final Transport TRANSPORT = Transport.TCP;
+  public static final Transport TRANSPORT = Transport.SOCKET;
 
   /** How the bootstrap's {@code server_uri} reaches the agent. */
   public enum Transport {
