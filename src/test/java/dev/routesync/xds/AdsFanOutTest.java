@@ -143,10 +143,12 @@ class AdsFanOutTest {
           .hasSize(2);
     }
     LOG.warn(
-        "xDS fan-out: {} streams x (LDS+CDS+EDS) x {} names subscribed and acknowledged in {} ms;"
-            + " one change on every stream in {} ms",
+        "xDS fan-out: {} streams x ({} assignments, {} listeners, {} clusters) subscribed and"
+            + " acknowledged in {} ms; one change on every stream in {} ms",
         STREAMS,
         SERVICES,
+        LISTENED,
+        LISTENED,
         millis(t0, subscribed),
         millis(changeAt, pushed));
   }

@@ -33,8 +33,6 @@ import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * grpc-java's own xDS resolver ({@code io.grpc:grpc-xds}, unmodified, configured only by a
@@ -47,8 +45,6 @@ import org.slf4j.LoggerFactory;
  */
 @Timeout(90)
 class XdsInteropTest {
-
-  private static final Logger LOG = LoggerFactory.getLogger(XdsInteropTest.class);
 
   private static final String TARGET = "xds:///cart.shop:8080";
   private static final Duration CALL_DEADLINE = Duration.ofSeconds(2);
@@ -130,7 +126,12 @@ class XdsInteropTest {
     long removed = System.nanoTime();
     serve(Map.of("b", Conditions.READY));
     awaitOnly(channel, "b");
-    LOG.info("calls left a {} ms after its slice went", (System.nanoTime() - removed) / 1_000_000);
+    System.out.println(
+        "xDS interop: calls left a "
+            + (System.nanoTime() - removed) / 1_000_000
+            + " ms after its slice was deleted (debounce "
+            + AgentHarness.FAST.debounce().toMillis()
+            + " ms)");
   }
 
   @Test
