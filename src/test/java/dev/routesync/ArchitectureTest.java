@@ -166,6 +166,29 @@ class ArchitectureTest {
   }
 
   @Test
+  void theBootstrapCommandKnowsNothingOfTheXdsServerNorTheAgentsPipeline() {
+    // routesync bootstrap runs in a client's init container: its contract with the ADS server is
+    // the socket path and the resource names, not code. It reads one Node and writes one file.
+    noClasses()
+        .that()
+        .resideInAPackage("dev.routesync.bootstrap..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.routesync",
+            "dev.routesync.xds..",
+            "dev.routesync.serve..",
+            "dev.routesync.sync..",
+            "dev.routesync.kube.watch..",
+            "dev.routesync.kube.translate..",
+            "dev.routesync.observe..",
+            "dev.routesync.client..",
+            "io.envoyproxy..",
+            "com.google.protobuf..")
+        .check(classes);
+  }
+
+  @Test
   void theWatchMachineryKnowsNothingOfWhatItWatches() {
     // Generations, backoff, relists and resync are reused for every watched kind: no Services,
     // no coalescer, no table, no translation, and none of the EndpointSlice side in kube/.

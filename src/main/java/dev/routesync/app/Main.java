@@ -1,5 +1,6 @@
 package dev.routesync.app;
 
+import dev.routesync.bootstrap.BootstrapCommand;
 import dev.routesync.client.GetCommand;
 import dev.routesync.client.WatchCommand;
 import dev.routesync.gate.GateCommand;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Command;
       GetCommand.class,
       WatchCommand.class,
       LintCommand.class,
-      GateCommand.class
+      GateCommand.class,
+      BootstrapCommand.class
     })
 public final class Main {
 

@@ -173,13 +173,23 @@ final class SotwStream implements AdsStream {
     send(subscription, current, resources, false);
   }
 
+  // A cluster exists while its Service has the port the name selects: a Service deleted (or never
+  // there) is a cluster absent from the response, which clients take as deleted and fail its calls
+  // at once. (grpc-java keeps the last endpoints of a cluster whose assignment goes empty.)
   private void flushClusters(Subscription subscription, RoutingTable current) {
     WildcardClusters.Snapshot all = subscription.wildcard() ? sources.clusters().of(current) : null;
-    boolean wildcardChanged = all != null && all.content() != subscription.sentWildcard();
-    if (subscription.unsent().isEmpty() && !wildcardChanged) {
+    boolean changed = all != null && all.content() != subscription.sentWildcard();
+    boolean pushed = subscription.unsent().isEmpty();
+    for (String name : candidates(subscription, current)) {
+      Long sent = subscription.sentVersion(name);
+      if (sent == null || sent != existence(subscription.target(name), current)) {
+        changed = true;
+        break;
+      }
+    }
+    if (!changed) {
       return;
     }
-    boolean pushed = subscription.unsent().isEmpty();
     List<Any> resources = new ArrayList<>();
     Set<String> listed = Set.of();
     if (all != null) {
@@ -190,19 +200,28 @@ final class SotwStream implements AdsStream {
       }
     }
     for (String name : subscription.names()) {
-      if (!listed.contains(name)) {
+      long exists = existence(subscription.target(name), current);
+      if (exists == EXISTS && !listed.contains(name)) {
         resources.add(Any.pack(XdsResources.cluster(name)));
       }
-      subscription.markSent(name, 0);
+      subscription.markSent(name, exists);
     }
     send(subscription, current, resources, pushed);
   }
 
-  // Only the assignments whose Service changed since they were sent: the changed Services come
-  // from the table's delta log, so a publish costs what it changed, not what is subscribed.
-  private void flushAssignments(Subscription subscription, RoutingTable current) {
+  private static final long EXISTS = 1;
+
+  private static long existence(Optional<XdsTarget> target, RoutingTable current) {
+    return XdsResources.clusterExists(target, current) ? EXISTS : Subscription.ABSENT;
+  }
+
+  /**
+   * The names whose resource may differ from what was sent: those never sent, and those of the
+   * Services changed since the subscription was last checked (every name when that is older than
+   * the table's delta log). Marks the subscription checked at {@code current}.
+   */
+  private static Set<String> candidates(Subscription subscription, RoutingTable current) {
     Set<String> candidates = new LinkedHashSet<>(subscription.unsent());
-    boolean pushed = candidates.isEmpty();
     long checkedAt = subscription.checkedAt();
     Optional<Set<ServiceKey>> changed =
         checkedAt < 0 ? Optional.empty() : current.changedSince(checkedAt);
@@ -217,6 +236,14 @@ final class SotwStream implements AdsStream {
       candidates.addAll(subscription.names());
     }
     subscription.checkedAt(current.version());
+    return candidates;
+  }
+
+  // Only the assignments whose Service changed since they were sent: the changed Services come
+  // from the table's delta log, so a publish costs what it changed, not what is subscribed.
+  private void flushAssignments(Subscription subscription, RoutingTable current) {
+    Set<String> candidates = candidates(subscription, current);
+    boolean pushed = subscription.unsent().isEmpty();
     List<Any> resources = new ArrayList<>();
     for (String name : candidates) {
       Optional<XdsTarget> target = subscription.target(name);

@@ -4,6 +4,7 @@ import com.google.protobuf.Any;
 import com.google.protobuf.UInt32Value;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
+import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Address;
@@ -83,6 +84,18 @@ public final class XdsResources {
                         .setMatch(RouteMatch.newBuilder().setPrefix(""))
                         .setRoute(RouteAction.newBuilder().setCluster(target.clusterName()))));
     return RouteConfiguration.newBuilder().setName(name).addVirtualHosts(host).build();
+  }
+
+  /**
+   * Whether cluster {@code target} exists in {@code table}: its Service is there and has the port
+   * the name selects (possibly with no ready endpoint on it).
+   */
+  public static boolean clusterExists(Optional<XdsTarget> target, RoutingTable table) {
+    if (target.isEmpty()) {
+      return false;
+    }
+    Optional<ServiceEndpoints> service = table.get(target.get().service());
+    return service.isPresent() && PortSelection.of(service.get(), target.get().port()).isPresent();
   }
 
   /** The cluster {@code name}: its endpoints come by EDS, over the same ADS stream. */

@@ -49,10 +49,13 @@ class AgentOptionsTest {
     return parse(args).toConfig();
   }
 
-  /** Variables the build and tests set that no flag reads (CI sets the first). */
+  /** Variables the build and tests set that no flag reads (CI sets the first two). */
   private static final java.util.Set<String> TEST_ONLY_VARIABLES =
       java.util.Set.of(
-          "ROUTESYNC_REQUIRE_KUBECTL", "ROUTESYNC_TEST_LOG_LEVEL", "ROUTESYNC_LOG_LEVEL");
+          "ROUTESYNC_REQUIRE_KUBECTL",
+          "ROUTESYNC_REQUIRE_GRPC_JS",
+          "ROUTESYNC_TEST_LOG_LEVEL",
+          "ROUTESYNC_LOG_LEVEL");
 
   private static void assumeNoRoutesyncEnvironment() {
     assumeTrue(

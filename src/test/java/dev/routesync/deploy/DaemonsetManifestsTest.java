@@ -492,12 +492,7 @@ class DaemonsetManifestsTest {
   @Test
   void exampleSidecarCanReachTheSocket() {
     List<HasMetadata> objects = render("daemonset/examples");
-    Deployment deployment =
-        objects.stream()
-            .filter(Deployment.class::isInstance)
-            .map(Deployment.class::cast)
-            .findFirst()
-            .orElseThrow();
+    Deployment deployment = exampleDeployment("hello");
     assertThat(objects)
         .filteredOn(o -> o.getKind().equals("Service"))
         .singleElement()
@@ -520,6 +515,167 @@ class DaemonsetManifestsTest {
                           assertThat(m.getMountPath()).isEqualTo(SOCKET_DIR);
                           assertThat(m.getReadOnly()).isTrue();
                         }));
+  }
+
+  @Test
+  void exampleGrpcClientGetsItsBootstrapFromTheAgentsImageInAnInitContainer() {
+    PodSpec pod = exampleDeployment("hello-client").getSpec().getTemplate().getSpec();
+    assertThat(pod.getInitContainers()).hasSize(1);
+    Container init = pod.getInitContainers().get(0);
+    // The agent's own image: the command ships with the agent, whatever tag an overlay sets.
+    assertThat(init.getImage()).isEqualTo(install("daemonset/base").agent().getImage());
+    List<String> args = new ArrayList<>();
+    if (init.getCommand() != null) {
+      args.addAll(init.getCommand());
+    }
+    args.addAll(init.getArgs());
+    assertThat(args).startsWith("bootstrap").contains("--output");
+    String file = args.get(args.indexOf("--output") + 1);
+    String fileDir = Path.of(file).getParent().toString();
+    EnvVar nodeName =
+        init.getEnv().stream()
+            .filter(e -> e.getName().equals("NODE_NAME"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no NODE_NAME in the init container"));
+    assertThat(nodeName.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("spec.nodeName");
+    VolumeMount written = mountAt(init, fileDir);
+    assertThat(written.getReadOnly()).isNotEqualTo(Boolean.TRUE);
+    assertThat(volume(pod, written.getName()).getEmptyDir()).isNotNull();
+    assertThat(init.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(init.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+
+    assertThat(pod.getContainers()).hasSize(1);
+    Container app = pod.getContainers().get(0);
+    assertThat(app.getEnv())
+        .anySatisfy(
+            e -> {
+              assertThat(e.getName()).isEqualTo("GRPC_XDS_BOOTSTRAP");
+              assertThat(e.getValue()).isEqualTo(file);
+            });
+    VolumeMount read = mountAt(app, fileDir);
+    assertThat(read.getName()).isEqualTo(written.getName());
+    assertThat(read.getReadOnly()).isTrue();
+    VolumeMount socket = mountAt(app, SOCKET_DIR);
+    assertThat(socket.getReadOnly()).isTrue();
+    assertThat(volume(pod, socket.getName()).getHostPath().getPath()).isEqualTo(SOCKET_DIR);
+    assertThat(pod.getSecurityContext().getSupplementalGroups()).contains(SOCKET_GROUP);
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+  }
+
+  @Test
+  void exampleGrpcClientTargetsAGrpcPortOfTheHelloService() {
+    Container app =
+        exampleDeployment("hello-client").getSpec().getTemplate().getSpec().getContainers().get(0);
+    String script = String.join(" ", app.getCommand()) + " " + String.join(" ", app.getArgs());
+    Matcher target =
+        Pattern.compile("xds:///hello\\.routesync-example:([a-z0-9-]+)").matcher(script);
+    assertThat(target.find()).as("an xds:/// target in: %s", script).isTrue();
+    String port = target.group(1);
+
+    io.fabric8.kubernetes.api.model.Service hello =
+        render("daemonset/examples").stream()
+            .filter(io.fabric8.kubernetes.api.model.Service.class::isInstance)
+            .map(io.fabric8.kubernetes.api.model.Service.class::cast)
+            .filter(s -> s.getMetadata().getName().equals("hello"))
+            .findFirst()
+            .orElseThrow();
+    io.fabric8.kubernetes.api.model.ServicePort servicePort =
+        hello.getSpec().getPorts().stream()
+            .filter(p -> port.equals(p.getName()) || port.equals(String.valueOf(p.getPort())))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("Service hello has no port " + port));
+    // The port's target is a container port of the hello pods, served by a gRPC server whose
+    // readiness is a gRPC health probe on it.
+    String targetName = servicePort.getTargetPort().getStrVal();
+    assertThat(targetName).as("targetPort of %s", port).isNotNull();
+    PodSpec helloPod = exampleDeployment("hello").getSpec().getTemplate().getSpec();
+    Container server =
+        helloPod.getContainers().stream()
+            .filter(
+                c ->
+                    c.getPorts() != null
+                        && c.getPorts().stream().anyMatch(p -> targetName.equals(p.getName())))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no container port named " + targetName));
+    int number =
+        server.getPorts().stream()
+            .filter(p -> targetName.equals(p.getName()))
+            .findFirst()
+            .orElseThrow()
+            .getContainerPort();
+    assertThat(server.getReadinessProbe().getGrpc().getPort()).isEqualTo(number);
+  }
+
+  @Test
+  void exampleGrpcClientsTokenReachesOnlyTheInitContainerAndMayOnlyGetNodes() {
+    PodSpec pod = exampleDeployment("hello-client").getSpec().getTemplate().getSpec();
+    String tokenDir = "/var/run/secrets/kubernetes.io/serviceaccount";
+    assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+    Container init = pod.getInitContainers().get(0);
+    assertThat(volume(pod, mountAt(init, tokenDir).getName()).getProjected()).isNotNull();
+    assertThat(pod.getContainers())
+        .allSatisfy(
+            c ->
+                assertThat(c.getVolumeMounts())
+                    .noneSatisfy(m -> assertThat(m.getMountPath()).isEqualTo(tokenDir)));
+
+    List<HasMetadata> objects = render("daemonset/examples");
+    List<ClusterRoleBinding> bindings =
+        objects.stream()
+            .filter(ClusterRoleBinding.class::isInstance)
+            .map(ClusterRoleBinding.class::cast)
+            .filter(
+                b ->
+                    b.getSubjects().stream()
+                        .anyMatch(
+                            s ->
+                                s.getKind().equals("ServiceAccount")
+                                    && s.getName().equals(pod.getServiceAccountName())
+                                    && s.getNamespace().equals("routesync-example")))
+            .toList();
+    assertThat(bindings).hasSize(1);
+    ClusterRole role =
+        objects.stream()
+            .filter(ClusterRole.class::isInstance)
+            .map(ClusterRole.class::cast)
+            .filter(r -> r.getMetadata().getName().equals(bindings.get(0).getRoleRef().getName()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(role.getRules())
+        .singleElement()
+        .satisfies(
+            rule -> {
+              assertThat(rule.getApiGroups()).containsExactly("");
+              assertThat(rule.getResources()).containsExactly("nodes");
+              assertThat(rule.getVerbs()).containsExactly("get");
+            });
+    assertThat(objects)
+        .filteredOn(o -> o.getKind().equals("Role") || o.getKind().equals("RoleBinding"))
+        .isEmpty();
+  }
+
+  private static Deployment exampleDeployment(String name) {
+    return render("daemonset/examples").stream()
+        .filter(Deployment.class::isInstance)
+        .map(Deployment.class::cast)
+        .filter(d -> d.getMetadata().getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("daemonset/examples: no Deployment " + name));
+  }
+
+  private static VolumeMount mountAt(Container container, String path) {
+    return container.getVolumeMounts().stream()
+        .filter(m -> m.getMountPath().equals(path))
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError(container.getName() + ": nothing mounted at " + path));
+  }
+
+  private static Volume volume(PodSpec pod, String name) {
+    return pod.getVolumes().stream()
+        .filter(v -> v.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no volume " + name));
   }
 
   @Test

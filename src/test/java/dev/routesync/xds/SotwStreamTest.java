@@ -192,4 +192,41 @@ class SotwStreamTest {
         .isLessThan(java.time.Duration.ofSeconds(10));
     requests = null;
   }
+
+  @Test
+  void aClusterExistsWhileItsServiceHasThePortAndIsDeletedWithIt() throws Exception {
+    String cluster = "cart.shop.svc.cluster.local:8080";
+    open();
+    requests.onNext(request(XdsType.CLUSTER, "", cluster));
+    DiscoveryResponse none = next();
+    assertThat(none.getResourcesCount()).as("no Service yet: no cluster").isZero();
+    requests.onNext(request(XdsType.CLUSTER, none.getNonce(), cluster));
+
+    serve.put(
+        "shop",
+        "cart",
+        new ServiceState(
+            List.of(endpoint("10.0.0.1", "a", true)), List.of(new Port("grpc", 8080, "TCP"))));
+    DiscoveryResponse created = next();
+    assertThat(created.getResourcesCount()).isEqualTo(1);
+    assertThat(
+            created
+                .getResources(0)
+                .unpack(io.envoyproxy.envoy.config.cluster.v3.Cluster.class)
+                .getName())
+        .isEqualTo(cluster);
+    requests.onNext(request(XdsType.CLUSTER, created.getNonce(), cluster));
+
+    // Endpoints moving is EDS's business: no CDS response.
+    serve.put(
+        "shop",
+        "cart",
+        new ServiceState(
+            List.of(endpoint("10.0.0.2", "a", true)), List.of(new Port("grpc", 8080, "TCP"))));
+    serve.remove("shop", "cart");
+    DiscoveryResponse deleted = next();
+    assertThat(deleted.getTypeUrl()).isEqualTo(XdsType.CLUSTER.typeUrl());
+    assertThat(deleted.getResourcesCount()).as("deleted with its Service").isZero();
+    assertThat(Long.parseLong(deleted.getVersionInfo())).isEqualTo(serve.table().version());
+  }
 }

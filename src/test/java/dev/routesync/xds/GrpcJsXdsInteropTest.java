@@ -1,0 +1,286 @@
+package dev.routesync.xds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.routesync.testing.AgentHarness;
+import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.Slices;
+import dev.routesync.xds.GrpcJsXdsClient.Result;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.ServicePortBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPortBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A second, independent xDS client: Node's {@code @grpc/grpc-js} 1.14.7 with the unmodified {@code
+ * xds:///} resolver of {@code @grpc/grpc-js-xds} 1.14.1 (pinned in {@code
+ * interop/grpc-js/package-lock.json}), configured by nothing but a bootstrap file that points at
+ * the agent's Unix socket. It calls {@code xds:///cart.shop:8080}, whose endpoints are real
+ * grpc-java servers on 127.0.0.1 that the mock API server's EndpointSlice lists, and follows the
+ * agent's table as the slice and the Service change.
+ *
+ * <p>Needs {@code npm ci --prefix interop/grpc-js}. Without it the test is skipped, loudly; with
+ * {@code ROUTESYNC_REQUIRE_GRPC_JS=true} (CI) a client that cannot run fails it.
+ */
+class GrpcJsXdsInteropTest {
+
+  private static final String TARGET = "xds:///cart.shop:8080";
+  private static final String PORT_NAME = "grpc";
+  private static final Duration CALL_DEADLINE = Duration.ofSeconds(1);
+
+  /** Well beyond what the test needs (~5 s), short enough that a stray script ends soon. */
+  private static final Duration CLIENT_RUN = Duration.ofSeconds(40);
+
+  /** Node's start (loading grpc-js-xds's protos) on a loaded 2-core machine, plus xDS. */
+  private static final Duration FIRST_ANSWER = Duration.ofSeconds(20);
+
+  /** A slice change: the agent's debounce (20 ms here), one EDS push, the client's new picker. */
+  private static final Duration FOLLOWS = Duration.ofSeconds(10);
+
+  @TempDir Path dir;
+
+  private MockCluster cluster;
+  private IdBackend backendA;
+  private IdBackend backendB;
+  private AgentHarness agent;
+  private GrpcJsXdsClient client;
+
+  @BeforeEach
+  void requireTheClient() {
+    Optional<String> missing = GrpcJsXdsClient.missing();
+    if (missing.isEmpty()) {
+      return;
+    }
+    if ("true".equalsIgnoreCase(System.getenv(GrpcJsXdsClient.REQUIRE_VARIABLE))) {
+      fail(
+          "\n\n*** grpc-js xDS client CANNOT RUN, and "
+              + GrpcJsXdsClient.REQUIRE_VARIABLE
+              + "=true: "
+              + missing.get()
+              + " ***\n");
+    }
+    System.err.println(
+        "\n!!! grpc-js xDS interop test SKIPPED: "
+            + missing.get()
+            + " (set "
+            + GrpcJsXdsClient.REQUIRE_VARIABLE
+            + "=true to make this a failure) !!!\n");
+    Assumptions.abort("grpc-js xDS client not installed: " + missing.get());
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    // The subprocess first: destroyed forcibly if it does not stop within 3 s of its stdin closing.
+    if (client != null) {
+      client.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+    if (agent != null) {
+      agent.close();
+    }
+    if (backendA != null) {
+      backendA.close();
+    }
+    if (backendB != null) {
+      backendB.close();
+    }
+  }
+
+  @Test
+  void grpcJsRoutesThroughTheAgentAndFollowsTheSliceAndTheServiceDeletion() throws Exception {
+    Path bootstrap = dir.resolve("bootstrap.json");
+    // Node loads grpc-js-xds (it parses Envoy's protos: seconds) while the rest starts.
+    client = GrpcJsXdsClient.start(bootstrap, TARGET, IdBackend.METHOD, CALL_DEADLINE, CLIENT_RUN);
+    cluster = new MockCluster();
+    backendA = new IdBackend("backend-a");
+    backendB = new IdBackend("backend-b");
+    Service service = service();
+    cluster.apply(service);
+    cluster.apply(slice(backendA));
+    agent = AgentHarness.start(cluster.url());
+    Awaitility.await("cart in the table with its Service's port")
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                agent
+                    .service("shop", "cart")
+                    .filter(cart -> !cart.servicePorts().isEmpty() && !cart.endpoints().isEmpty())
+                    .isPresent());
+
+    writeBootstrap(bootstrap, agent.socket());
+    long started = System.nanoTime();
+    client.go();
+
+    // 1. The first answers come from A, the slice's only endpoint.
+    awaitLatest("a call answered by backend-a", FIRST_ANSWER, r -> r.answeredBy("backend-a"));
+    long firstMs = (System.nanoTime() - started) / 1_000_000;
+    assertThat(client.results())
+        .as("grpc-js sees only A, or fails while it starts; never B")
+        .noneMatch(r -> r.answeredBy("backend-b"));
+
+    // 2. A's pod is replaced by B's (a named targetPort resolves to B's own port): calls follow.
+    int beforeSwap = client.results().size();
+    long swapped = System.nanoTime();
+    cluster.apply(slice(backendB));
+    awaitLatest("calls moved to backend-b", FOLLOWS, r -> r.answeredBy("backend-b"));
+    long followedMs = (System.nanoTime() - swapped) / 1_000_000;
+    int firstB = indexOfFirst(beforeSwap, r -> r.answeredBy("backend-b"));
+    awaitCount(firstB + 10);
+    assertThat(client.results().subList(firstB, firstB + 10))
+        .as("once on B, calls stay on B (A is gone from the assignment)")
+        .allMatch(r -> r.answeredBy("backend-b"));
+    // The swap is one slice update: the agent never publishes an assignment without endpoints in
+    // between. (A call may still time out while grpc-js connects to B on a loaded machine.)
+    assertThat(client.resultsFrom(beforeSwap))
+        .as("no call found no endpoint while the endpoint was swapped")
+        .noneMatch(Result::unavailable);
+
+    // 3. The Service is deleted (and its slice, as Kubernetes' garbage collector deletes it):
+    // calls fail fast with UNAVAILABLE, not by their deadline.
+    int beforeDelete = client.results().size();
+    long deleted = System.nanoTime();
+    cluster.delete(service);
+    cluster.delete(slice(backendB));
+    awaitLatest("calls fail with UNAVAILABLE", FOLLOWS, Result::unavailable);
+    long failedMs = (System.nanoTime() - deleted) / 1_000_000;
+    int firstFailure = indexOfFirst(beforeDelete, r -> !r.ok());
+    awaitCount(firstFailure + 5);
+    List<Result> afterDelete = client.results().subList(firstFailure, firstFailure + 5);
+    assertThat(afterDelete)
+        .as("after the deletion every call fails with UNAVAILABLE")
+        .allMatch(Result::unavailable);
+    assertThat(client.resultsFrom(beforeDelete))
+        .as("no call waits for its deadline")
+        .noneMatch(r -> r.code() == 4);
+    System.out.printf(
+        "grpc-js xDS: first answer (A) %d ms after start, on B %d ms after the slice change,"
+            + " UNAVAILABLE %d ms after the deletion (%s); %d calls, A answered %d, B %d%n",
+        firstMs,
+        followedMs,
+        failedMs,
+        afterDelete.get(0).details(),
+        client.results().size(),
+        backendA.calls(),
+        backendB.calls());
+  }
+
+  private void awaitLatest(String what, Duration within, Predicate<Result> is) {
+    until(what, within, () -> client.latest().filter(is).isPresent());
+  }
+
+  private void awaitCount(int count) {
+    until(count + " results", FOLLOWS, () -> client.results().size() >= count);
+  }
+
+  private void until(String what, Duration within, Callable<Boolean> condition) {
+    try {
+      Awaitility.await(what)
+          .atMost(within)
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> condition.call() || !client.alive());
+    } catch (ConditionTimeoutException e) {
+      fail("grpc-js, not within " + within + ": " + what + "\n" + client.describe());
+    }
+    try {
+      if (!condition.call()) {
+        fail("grpc-js client exited before " + what + "\n" + client.describe());
+      }
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private int indexOfFirst(int from, Predicate<Result> is) {
+    List<Result> all = client.results();
+    for (int i = from; i < all.size(); i++) {
+      if (is.test(all.get(i))) {
+        return i;
+      }
+    }
+    throw new AssertionError("no such result after " + from + "\n" + client.describe());
+  }
+
+  /** Service cart in shop: port 8080, named {@value #PORT_NAME}, to the pods' named targetPort. */
+  private static Service service() {
+    return new ServiceBuilder()
+        .withNewMetadata()
+        .withNamespace("shop")
+        .withName("cart")
+        .addToLabels(Slices.MESH_LABEL, "true")
+        .endMetadata()
+        .withNewSpec()
+        .addToSelector("app", "cart")
+        .withPorts(
+            new ServicePortBuilder()
+                .withName(PORT_NAME)
+                .withPort(8080)
+                .withProtocol("TCP")
+                .withTargetPort(new IntOrString(PORT_NAME))
+                .build())
+        .endSpec()
+        .build();
+  }
+
+  /**
+   * Cart's one slice with {@code backend} as its one ready pod: 127.0.0.1 and the backend's own
+   * port, which the named targetPort resolved to for that pod.
+   */
+  private static EndpointSlice slice(IdBackend backend) {
+    EndpointSlice slice =
+        Slices.slice(
+            "shop",
+            "cart-x7k2p",
+            "cart",
+            true,
+            backend.port(),
+            List.of(Slices.Pod.ready("cart-" + backend.id(), "127.0.0.1")));
+    slice.setPorts(
+        List.of(
+            new EndpointPortBuilder()
+                .withName(PORT_NAME)
+                .withPort(backend.port())
+                .withProtocol("TCP")
+                .build()));
+    return slice;
+  }
+
+  /** The bootstrap a Node workload gets: the agent's socket, node id and locality (grpc-js). */
+  private static void writeBootstrap(Path file, Path socket) throws Exception {
+    Files.writeString(
+        file,
+        """
+        {
+          "xds_servers": [
+            {
+              "server_uri": "unix://%s",
+              "channel_creds": [{"type": "insecure"}],
+              "server_features": ["xds_v3"]
+            }
+          ],
+          "node": {"id": "grpc-js-interop~node-a", "locality": {"zone": "zone-a"}}
+        }
+        """
+            .formatted(socket.toAbsolutePath()),
+        StandardCharsets.UTF_8);
+  }
+}
