@@ -40,6 +40,7 @@ import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -247,7 +248,9 @@ class AdsConformanceTest {
     assertThat(addresses(gone)).isEmpty();
   }
 
+  /** The contract grpc-java needs to fail a new channel's calls at once; see XdsInteropTest. */
   @Test
+  @Disabled(XdsInteropTest.UNKNOWN_NAME_WAITS_FOR_THE_TIMER)
   void aServiceThatDoesNotExistGetsAListenerAClusterAndAnEmptyAssignmentAtOnce() throws Exception {
     startAgent();
     AdsClient ads = open();
