@@ -199,6 +199,11 @@ public final class ServeHarness implements AutoCloseable {
     return table.publish(Map.of(new ServiceKey(namespace, name), state), List.of());
   }
 
+  /** Publishes every one of {@code states} in one version. */
+  public RoutingTable putAll(Map<ServiceKey, ServiceState> states) {
+    return table.publish(states, List.of());
+  }
+
   public RoutingTable remove(String namespace, String name) {
     return table.publish(Map.of(), List.of(new ServiceKey(namespace, name)));
   }
