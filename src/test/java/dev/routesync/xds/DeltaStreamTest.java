@@ -303,7 +303,7 @@ class DeltaStreamTest {
   }
 
   @Test
-  void deletingAServiceSendsItsClustersAsRemovedAndItsAssignmentsEmpty() throws Exception {
+  void deletingAServiceSendsItsClustersAsRemovedAndAssignmentsThatDropEveryCall() throws Exception {
     EnvoyShaped envoy = envoyWithThreeServices();
     serve.remove("shop", "pay");
 
@@ -317,8 +317,10 @@ class DeltaStreamTest {
     assertThat(eds.getRemovedResourcesList()).isEmpty();
     assertThat(names(eds)).containsExactlyInAnyOrder(cluster("pay", 8080), cluster("pay", 9000));
     for (Resource resource : eds.getResourcesList()) {
-      assertThat(resource.getResource().unpack(ClusterLoadAssignment.class).getEndpointsList())
-          .isEmpty();
+      ClusterLoadAssignment gone = resource.getResource().unpack(ClusterLoadAssignment.class);
+      assertThat(XdsResources.dropsEverything(gone)).as("routes nothing").isTrue();
+      assertThat(gone.getPolicy().getDropOverloads(0).getCategory())
+          .isEqualTo(XdsResources.NO_SUCH_SERVICE);
     }
     envoy.ack(cds);
     envoy.ack(eds);

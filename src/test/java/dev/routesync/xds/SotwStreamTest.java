@@ -194,13 +194,21 @@ class SotwStreamTest {
   }
 
   @Test
-  void aClusterExistsWhileItsServiceHasThePortAndIsDeletedWithIt() throws Exception {
+  void aServiceNotThereYetOrDeletedGetsAClusterWhoseAssignmentDropsEveryCall() throws Exception {
     String cluster = "cart.shop.svc.cluster.local:8080";
     open();
     requests.onNext(request(XdsType.CLUSTER, "", cluster));
+    DiscoveryResponse cds = next();
+    assertThat(cds.getResourcesCount()).as("every valid name has its cluster").isEqualTo(1);
+    requests.onNext(request(XdsType.CLUSTER, cds.getNonce(), cluster));
+    requests.onNext(request(XdsType.ENDPOINT, "", cluster));
     DiscoveryResponse none = next();
-    assertThat(none.getResourcesCount()).as("no Service yet: no cluster").isZero();
-    requests.onNext(request(XdsType.CLUSTER, none.getNonce(), cluster));
+    assertThat(none.getTypeUrl()).isEqualTo(XdsType.ENDPOINT.typeUrl());
+    ClusterLoadAssignment nothing = none.getResources(0).unpack(ClusterLoadAssignment.class);
+    assertThat(XdsResources.dropsEverything(nothing)).isTrue();
+    assertThat(nothing.getPolicy().getDropOverloads(0).getCategory())
+        .isEqualTo(XdsResources.NO_SUCH_SERVICE);
+    requests.onNext(request(XdsType.ENDPOINT, none.getNonce(), cluster));
 
     serve.put(
         "shop",
@@ -208,25 +216,29 @@ class SotwStreamTest {
         new ServiceState(
             List.of(endpoint("10.0.0.1", "a", true)), List.of(new Port("grpc", 8080, "TCP"))));
     DiscoveryResponse created = next();
-    assertThat(created.getResourcesCount()).isEqualTo(1);
+    assertThat(created.getTypeUrl())
+        .as("EDS only: CDS is the name's")
+        .isEqualTo(XdsType.ENDPOINT.typeUrl());
+    ClusterLoadAssignment routes = created.getResources(0).unpack(ClusterLoadAssignment.class);
+    assertThat(XdsResources.dropsEverything(routes)).isFalse();
     assertThat(
-            created
-                .getResources(0)
-                .unpack(io.envoyproxy.envoy.config.cluster.v3.Cluster.class)
-                .getName())
-        .isEqualTo(cluster);
-    requests.onNext(request(XdsType.CLUSTER, created.getNonce(), cluster));
+            routes
+                .getEndpoints(0)
+                .getLbEndpoints(0)
+                .getEndpoint()
+                .getAddress()
+                .getSocketAddress()
+                .getAddress())
+        .isEqualTo("10.0.0.1");
+    requests.onNext(request(XdsType.ENDPOINT, created.getNonce(), cluster));
 
-    // Endpoints moving is EDS's business: no CDS response.
-    serve.put(
-        "shop",
-        "cart",
-        new ServiceState(
-            List.of(endpoint("10.0.0.2", "a", true)), List.of(new Port("grpc", 8080, "TCP"))));
     serve.remove("shop", "cart");
     DiscoveryResponse deleted = next();
-    assertThat(deleted.getTypeUrl()).isEqualTo(XdsType.CLUSTER.typeUrl());
-    assertThat(deleted.getResourcesCount()).as("deleted with its Service").isZero();
+    assertThat(deleted.getTypeUrl()).isEqualTo(XdsType.ENDPOINT.typeUrl());
+    assertThat(
+            XdsResources.dropsEverything(
+                deleted.getResources(0).unpack(ClusterLoadAssignment.class)))
+        .isTrue();
     assertThat(Long.parseLong(deleted.getVersionInfo())).isEqualTo(serve.table().version());
   }
 }

@@ -29,7 +29,6 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -144,25 +143,6 @@ class XdsInteropTest {
     awaitOnly(channel, "c");
   }
 
-  /**
-   * Fails on the server: a Service with no ready endpoint gets an EDS assignment with no endpoint,
-   * and grpc-java 1.85.1 takes such an update as a resolution error that leaves its working picker
-   * alone, so calls go on reaching the old endpoints for good (GrpcJavaEdsBehaviourTest pins this,
-   * and what does fail calls at once: a healthy placeholder with a 100% drop_overload).
-   */
-  static final String EMPTY_EDS_KEEPS_OLD_ENDPOINTS =
-      "server: an empty assignment does not stop grpc-java using the last endpoints";
-
-  /**
-   * Fails on the server since acfb8b1, which leaves a Service that does not exist out of CDS:
-   * grpc-java ignores a subscribed resource missing from a state-of-the-world response while its
-   * does-not-exist timer runs, so a new channel's first call waits that timer out (measured: 15.0
-   * s, then UNAVAILABLE "Timed out waiting for resource ..."), which the issue rules out. Passed
-   * before it, when every valid name had a cluster.
-   */
-  static final String UNKNOWN_NAME_WAITS_FOR_THE_TIMER =
-      "server: a name left out of CDS makes a new grpc-java channel wait 15 s (gRFC A57)";
-
   @Test
   void deletedServiceFailsCallsFastWithUnavailable() throws Exception {
     serve(Map.of("a", Conditions.READY));
@@ -183,7 +163,6 @@ class XdsInteropTest {
   }
 
   @Test
-  @Disabled(EMPTY_EDS_KEEPS_OLD_ENDPOINTS)
   void lastReadyEndpointTurningNotReadyFailsCallsFastWithUnavailable() throws Exception {
     serve(Map.of("a", Conditions.READY));
     ManagedChannel channel = channel(TARGET);
@@ -199,7 +178,6 @@ class XdsInteropTest {
   }
 
   @Test
-  @Disabled(UNKNOWN_NAME_WAITS_FOR_THE_TIMER)
   void unknownServiceFailsTheFirstCallFastWithUnavailable() throws Exception {
     serve(Map.of("a", Conditions.READY));
     // Warms grpc-xds up in this JVM (FIRST_ROUTE), so the figure below is the agent's answer.

@@ -34,7 +34,11 @@ class XdsResourcesTest {
     return XdsResources.assignment(name, XdsNames.parse(name), Optional.of(service));
   }
 
+  /** The endpoints calls can reach: none when the assignment drops every call. */
   private static List<String> addresses(ClusterLoadAssignment assignment) {
+    if (XdsResources.dropsEverything(assignment)) {
+      return List.of();
+    }
     return assignment.getEndpointsList().stream()
         .flatMap(locality -> locality.getLbEndpointsList().stream())
         .map(LbEndpoint::getEndpoint)
@@ -129,14 +133,32 @@ class XdsResourcesTest {
   }
 
   @Test
-  void aMissingServiceHasAnEmptyAssignment() {
+  void aMissingServiceDropsEveryCallBesideAPlaceholderNoCallReaches() {
     ClusterLoadAssignment assignment =
         XdsResources.assignment(
             "cart.shop.svc.cluster.local:8080",
             XdsNames.parse("cart.shop.svc.cluster.local:8080"),
             Optional.empty());
     assertThat(assignment.getClusterName()).isEqualTo("cart.shop.svc.cluster.local:8080");
-    assertThat(assignment.getEndpointsList()).isEmpty();
+    // grpc-java honours a drop policy only beside a healthy endpoint (GrpcJavaEdsBehaviourTest).
+    assertThat(assignment.getEndpoints(0).getLbEndpoints(0).getHealthStatus())
+        .isEqualTo(HealthStatus.HEALTHY);
+    assertThat(assignment.getEndpoints(0).getLoadBalancingWeight().getValue()).isPositive();
+    ClusterLoadAssignment.Policy.DropOverload drop = assignment.getPolicy().getDropOverloads(0);
+    assertThat(drop.getCategory()).isEqualTo(XdsResources.NO_SUCH_SERVICE);
+    assertThat(drop.getDropPercentage().getNumerator()).isEqualTo(100);
+    assertThat(drop.getDropPercentage().getDenominator())
+        .isEqualTo(io.envoyproxy.envoy.type.v3.FractionalPercent.DenominatorType.HUNDRED);
+  }
+
+  @Test
+  void aServicePortWithNoReadyEndpointSaysSo() {
+    ServiceEndpoints service = service(List.of(), List.of(new Port("grpc", 8080, "TCP")));
+    ClusterLoadAssignment assignment = assignment("cart.shop:8080", service);
+    assertThat(addresses(assignment)).isEmpty();
+    assertThat(assignment.getPolicy().getDropOverloads(0).getCategory())
+        .isEqualTo(XdsResources.NO_READY_ENDPOINTS);
+    assertThat(XdsResources.dropsEverything(assignment("cart.shop:9999", service))).isTrue();
   }
 
   @Test
