@@ -36,12 +36,13 @@ import org.slf4j.LoggerFactory;
  * client already has, which is not sent again, as {@code resume_from_version} does for a Watch.
  * {@code system_version_info} is the table version, for debugging only.
  *
- * <p>An explicitly subscribed EDS name whose Service left the table gets an empty assignment, not a
- * removal, as in state of the world. Envoy's EDS cluster ignores {@code removed_resources} (its
- * delta {@code onConfigUpdate} drops the removed names unread, and an update with no resource only
- * counts {@code update_empty}): a removal would leave it routing to the Service's last endpoints.
- * An empty assignment makes calls fail at once. A name that names nothing gets the same answer for
- * the same reason, where the protocol would allow a resource-less {@code Resource}.
+ * <p>An explicitly subscribed EDS name whose Service left the table gets the assignment that drops
+ * every call ({@link XdsResources#assignment}), not a removal, as in state of the world. Envoy's
+ * EDS cluster ignores {@code removed_resources} (its delta {@code onConfigUpdate} drops the removed
+ * names unread, and an update with no resource only counts {@code update_empty}): a removal would
+ * leave it routing to the Service's last endpoints. That assignment makes calls fail at once. A
+ * name that names nothing gets the same answer for the same reason, where the protocol would allow
+ * a resource-less {@code Resource}.
  *
  * <p>As {@link SotwStream}: per type at most one unacknowledged response; a NACK is counted and
  * logged, and what it rejected stays recorded as the client's (never resent); EDS compares only the
@@ -58,7 +59,10 @@ final class DeltaStream implements AdsStream {
   /** EDS version of a name whose Service is not in the table. */
   static final String ABSENT = "absent";
 
-  /** EDS version of a name that names no Service: its (empty) assignment never changes. */
+  /**
+   * EDS version of a name that names no Service: its assignment (dropping every call) never
+   * changes.
+   */
   static final String INVALID = "invalid";
 
   private final Context context;
