@@ -25,6 +25,11 @@ final class Errors {
     router.errorHandler(
         405, ctx -> send(ctx, 405, "method " + ctx.request().method() + " not allowed"));
     router.errorHandler(500, ctx -> send(ctx, 500, "internal error"));
+    // vertx-web fails an HTTP/1.x request with no Host (or one that names no host: the socket
+    // rewrites those, TCP does not) with 400 before any route, and without a handler here it
+    // answers in plain text and logs each one at ERROR: a log line per bad request.
+    router.errorHandler(
+        400, ctx -> send(ctx, 400, "bad request: HTTP/1.x needs a Host header naming a host"));
   }
 
   /**

@@ -4,11 +4,13 @@ import static dev.routesync.testing.TableStates.states;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.observe.Metrics;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import dev.routesync.testing.Http1;
+import dev.routesync.testing.LogCapture;
 import dev.routesync.testing.RawConnection;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
@@ -128,6 +130,29 @@ class TcpListenerTest {
                 .readToEnd(Duration.ofSeconds(10));
         assertThat(answer).startsWith("HTTP/1.1 400 ");
       }
+    } finally {
+      server.shutdown(Duration.ZERO).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void anHttp1RequestWithoutAHostIsAJson400NotAnErrorLogLine(Vertx vertx) throws Exception {
+    ApiServer server = listening(vertx);
+    try (LogCapture web = new LogCapture("io.vertx.ext.web", Level.DEBUG)) {
+      for (String host : new String[] {"Host: /tmp/a.sock\r\n", ""}) {
+        try (RawConnection http = RawConnection.tcp(server.tcpPort())) {
+          String answer =
+              http.write(
+                      "GET /v1/services/shop/cart HTTP/1.1\r\n"
+                          + host
+                          + "Connection: close\r\n\r\n")
+                  .readToEnd(Duration.ofSeconds(10));
+          assertThat(answer).as(host).startsWith("HTTP/1.1 400 ");
+          assertThat(answer).contains("application/json").contains("\"status\":400");
+        }
+      }
+      // A client's bad request is its own business: one ERROR line each would be a log flood.
+      assertThat(web.atLeast(Level.WARN)).isEmpty();
     } finally {
       server.shutdown(Duration.ZERO).await(10, TimeUnit.SECONDS);
     }
