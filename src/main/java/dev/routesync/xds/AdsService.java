@@ -1,6 +1,8 @@
 package dev.routesync.xds;
 
 import com.google.protobuf.Descriptors;
+import com.google.protobuf.MessageLite;
+import com.google.protobuf.Parser;
 import io.envoyproxy.envoy.service.discovery.v3.AdsProto;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
@@ -19,6 +21,7 @@ import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.Service;
 import io.vertx.grpc.server.StatusException;
+import java.util.function.Consumer;
 
 /**
  * {@code envoy.service.discovery.v3.AggregatedDiscoveryService}, declared by hand: the Envoy API
@@ -76,25 +79,44 @@ final class AdsService implements Service {
   }
 
   private void stateOfTheWorld(GrpcServerRequest<DiscoveryRequest, DiscoveryResponse> call) {
-    Context context = Vertx.currentContext();
+    open(
+        call,
+        DiscoveryRequest.parser(),
+        "DiscoveryRequest",
+        (context, onClosed) ->
+            new SotwStream(context, call.response(), sources, observer, nacks, onClosed));
+  }
+
+  private void delta(GrpcServerRequest<DeltaDiscoveryRequest, DeltaDiscoveryResponse> call) {
+    open(
+        call,
+        DeltaDiscoveryRequest.parser(),
+        "DeltaDiscoveryRequest",
+        (context, onClosed) ->
+            new DeltaStream(context, call.response(), sources, observer, nacks, onClosed));
+  }
+
+  /** Makes one protocol's stream for a call on {@code context}. */
+  @FunctionalInterface
+  private interface StreamFactory<Q extends MessageLite> {
+    AbstractAdsStream<Q, ?, ?> open(Context context, Consumer<AdsStream> onClosed);
+  }
+
+  private <Q extends MessageLite> void open(
+      GrpcServerRequest<Q, ?> call,
+      Parser<Q> parser,
+      String messageName,
+      StreamFactory<Q> factory) {
     HttpConnection connection = call.connection();
-    SotwStream[] self = new SotwStream[1];
-    SotwStream stream =
-        new SotwStream(
-            context,
-            call.response(),
-            sources,
-            observer,
-            nacks,
-            () -> hub.remove(connection, self[0]));
-    self[0] = stream;
+    AbstractAdsStream<Q, ?, ?> stream =
+        factory.open(Vertx.currentContext(), closed -> hub.remove(connection, closed));
     hub.add(connection, stream);
     // Raw messages, decoded here: Vert.x's typed handler would cancel the stream on a bad one.
     call.messageHandler(
         message -> {
-          DiscoveryRequest request;
+          Q request;
           try {
-            request = AdsRequests.decode(message, DiscoveryRequest.parser(), "DiscoveryRequest");
+            request = AdsRequests.decode(message, parser, messageName);
           } catch (StatusException e) {
             stream.fail(e.status(), e.message());
             return;
@@ -109,46 +131,9 @@ final class AdsService implements Service {
                     : GrpcStatus.INVALID_ARGUMENT,
                 invalid instanceof MessageSizeOverflowException
                     ? "request message over the limit of " + XdsServer.MAX_REQUEST_BYTES + " bytes"
-                    : "invalid DiscoveryRequest message"));
+                    : "invalid " + messageName + " message"));
     call.endHandler(ignored -> stream.clientEnded());
     call.errorHandler(error -> stream.closed()); // cancelled or reset by the client
-    call.exceptionHandler(error -> stream.closed());
-  }
-
-  private void delta(GrpcServerRequest<DeltaDiscoveryRequest, DeltaDiscoveryResponse> call) {
-    Context context = Vertx.currentContext();
-    HttpConnection connection = call.connection();
-    DeltaStream[] self = new DeltaStream[1];
-    DeltaStream stream =
-        new DeltaStream(
-            context,
-            call.response(),
-            sources,
-            observer,
-            nacks,
-            () -> hub.remove(connection, self[0]));
-    self[0] = stream;
-    hub.add(connection, stream);
-    call.messageHandler(
-        message -> {
-          DeltaDiscoveryRequest request;
-          try {
-            request =
-                AdsRequests.decode(
-                    message, DeltaDiscoveryRequest.parser(), "DeltaDiscoveryRequest");
-          } catch (StatusException e) {
-            stream.fail(e.status(), e.message());
-            return;
-          }
-          stream.onRequest(request);
-        });
-    call.invalidMessageHandler( // only a message over the size limit reaches this handler
-        invalid ->
-            stream.fail(
-                GrpcStatus.RESOURCE_EXHAUSTED,
-                "request message over the limit of " + XdsServer.MAX_REQUEST_BYTES + " bytes"));
-    call.endHandler(ignored -> stream.clientEnded());
-    call.errorHandler(error -> stream.closed());
     call.exceptionHandler(error -> stream.closed());
   }
 }

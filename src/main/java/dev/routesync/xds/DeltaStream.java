@@ -3,25 +3,18 @@ package dev.routesync.xds;
 import com.google.protobuf.Any;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
-import dev.routesync.table.ServiceKey;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.vertx.core.Context;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.server.GrpcServerResponse;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.Consumer;
 
 /**
  * One delta (incremental) ADS stream ({@code DeltaAggregatedResources}), what Envoy speaks when
@@ -49,12 +42,9 @@ import org.slf4j.LoggerFactory;
  * Services the table's delta log says changed; nothing is sent before the table is trusted. Unlike
  * state of the world, a request with a stale nonce still changes the subscription (delta requests
  * carry changes, which must not be lost); only its ACK or NACK is ignored.
- *
- * <p>Threading: everything on the stream's connection context; {@link #nudge} from any thread.
  */
-final class DeltaStream implements AdsStream {
-
-  private static final Logger LOG = LoggerFactory.getLogger(DeltaStream.class);
+final class DeltaStream
+    extends AbstractAdsStream<DeltaDiscoveryRequest, DeltaDiscoveryResponse, DeltaSubscription> {
 
   /** EDS version of a name whose Service is not in the table. */
   static final String ABSENT = "absent";
@@ -65,67 +55,37 @@ final class DeltaStream implements AdsStream {
    */
   static final String INVALID = "invalid";
 
-  private final Context context;
-  private final GrpcServerResponse<?, DeltaDiscoveryResponse> response;
-  private final XdsSources sources;
-  private final XdsObserver observer;
-  private final NackLog nacks;
-  private final Runnable onClosed;
-  private final AtomicBoolean nudged = new AtomicBoolean();
-  private final EnumMap<XdsType, DeltaSubscription> subscriptions = new EnumMap<>(XdsType.class);
-  private XdsClient client;
-  private String node = "";
-  private long nonces;
-  private boolean waitingForDrain;
-  private boolean closed;
-
   DeltaStream(
       Context context,
       GrpcServerResponse<?, DeltaDiscoveryResponse> response,
       XdsSources sources,
       XdsObserver observer,
       NackLog nacks,
-      Runnable onClosed) {
-    this.context = context;
-    this.response = response;
-    this.sources = sources;
-    this.observer = observer;
-    this.nacks = nacks;
-    this.onClosed = onClosed;
+      Consumer<AdsStream> onClosed) {
+    super(context, response, true, sources, observer, nacks, onClosed);
   }
 
-  /** One request from the client. On the context. */
+  @Override
+  DeltaSubscription newSubscription(XdsType type) {
+    return new DeltaSubscription(type);
+  }
+
+  @Override
   void onRequest(DeltaDiscoveryRequest request) {
-    if (closed) {
+    Optional<DeltaSubscription> found = subscriptionOf(request.getNode(), request.getTypeUrl());
+    if (found.isEmpty()) {
       return;
     }
-    if (client == null) {
-      client = XdsClient.of(request.getNode().getUserAgentName());
-      node = request.getNode().getId();
-      observer.streams(client, true, 1);
-    }
-    Optional<XdsType> type = XdsType.ofUrl(request.getTypeUrl());
-    if (type.isEmpty()) {
-      // SDS and the like: the agent has none of them to offer.
-      LOG.debug("ignoring a delta xDS request for a type the agent does not serve");
-      return;
-    }
-    DeltaSubscription subscription = subscriptions.get(type.get());
-    if (subscription == null) {
-      subscription = new DeltaSubscription(type.get());
-      subscriptions.put(type.get(), subscription);
-      observer.subscriptions(type.get(), client, 1);
-    }
+    DeltaSubscription subscription = found.get();
     if (subscription.answers(request.getResponseNonce()) && request.hasErrorDetail()) {
-      observer.nack(type.get());
-      nacks.nacked(type.get(), client, node, request.getErrorDetail().getMessage());
+      nacked(subscription.type, request.getErrorDetail().getMessage());
     }
     int subscribing = request.getResourceNamesSubscribeCount();
-    if (subscribing > SotwStream.MAX_NAMES - subscription.names().size()
-        || request.getInitialResourceVersionsCount() > SotwStream.MAX_NAMES) {
+    if (subscribing > MAX_NAMES - subscription.names().size()
+        || request.getInitialResourceVersionsCount() > MAX_NAMES) {
       fail(
           GrpcStatus.RESOURCE_EXHAUSTED,
-          "more than " + SotwStream.MAX_NAMES + " resource names subscribed for one type");
+          "more than " + MAX_NAMES + " resource names subscribed for one type");
       return;
     }
     if (subscription.first()) {
@@ -140,37 +100,8 @@ final class DeltaStream implements AdsStream {
   }
 
   @Override
-  public void nudge() {
-    if (nudged.compareAndSet(false, true)) {
-      context.runOnContext(
-          ignored -> {
-            nudged.set(false);
-            flushAll();
-          });
-    }
-  }
-
-  private void flushAll() {
-    for (DeltaSubscription subscription : subscriptions.values()) {
-      flush(subscription);
-    }
-  }
-
-  private void flush(DeltaSubscription subscription) {
-    if (closed || waitingForDrain || subscription.pending() || !sources.trust().servable()) {
-      return;
-    }
-    if (response.writeQueueFull()) {
-      waitingForDrain = true;
-      response.drainHandler(
-          ignored -> {
-            waitingForDrain = false;
-            flushAll();
-          });
-      return;
-    }
-    RoutingTable current = sources.table().current();
-    boolean pushed = subscription.unsent().isEmpty() && subscription.answered();
+  void flush(DeltaSubscription subscription, RoutingTable current) {
+    boolean pushed = subscription.names().unsent().isEmpty() && subscription.answered();
     List<Resource> resources = new ArrayList<>();
     List<String> removed = new ArrayList<>();
     switch (subscription.type) {
@@ -197,14 +128,14 @@ final class DeltaStream implements AdsStream {
   // Listeners and routes are pure functions of their names: only a name the client has not got
   // (at this content) is sent.
   private void byName(DeltaSubscription subscription, List<Resource> resources) {
-    for (String name : subscription.unsent()) {
+    for (String name : subscription.names().unsent()) {
       Any resource =
           subscription.type == XdsType.LISTENER
               ? Any.pack(XdsResources.listener(name))
               : Any.pack(XdsResources.route(name));
       offer(subscription, name, ContentVersion.of(resource), resource, resources);
     }
-    subscription.unsent().clear();
+    subscription.names().unsent().clear();
   }
 
   private void clusters(
@@ -232,41 +163,28 @@ final class DeltaStream implements AdsStream {
         subscription.comparedContent(all.content());
       }
     }
-    for (String name : subscription.unsent()) {
+    for (String name : subscription.names().unsent()) {
       Any cluster = Any.pack(XdsResources.cluster(name));
       offer(subscription, name, ContentVersion.of(cluster), cluster, resources);
     }
-    subscription.unsent().clear();
+    subscription.names().unsent().clear();
   }
 
   // Only the assignments whose Service changed since they were compared: the changed Services
   // come from the table's delta log, so a publish costs what it changed, not what is subscribed.
   private void assignments(
       DeltaSubscription subscription, RoutingTable current, List<Resource> resources) {
-    Set<String> candidates = new LinkedHashSet<>(subscription.unsent());
-    long checkedAt = subscription.checkedAt();
-    Optional<Set<ServiceKey>> changed =
-        checkedAt < 0 ? Optional.empty() : current.changedSince(checkedAt);
-    if (checkedAt == current.version()) {
-      changed = Optional.of(Set.of());
-    }
-    if (changed.isPresent()) {
-      for (ServiceKey key : changed.get()) {
-        candidates.addAll(subscription.namesOf(key));
-      }
-    } else {
-      candidates.addAll(subscription.names()); // too old for the log: compare every name
-    }
-    subscription.checkedAt(current.version());
+    SubscribedNames names = subscription.names();
+    Set<String> candidates = names.changedSinceChecked(current);
     for (String name : candidates) {
-      Optional<XdsTarget> target = subscription.target(name);
+      Optional<XdsTarget> target = names.target(name);
       String version = versionOf(target, current);
       if (!subscription.has(name, version)) {
         Any assignment = sources.assignments().assignment(name, target, current);
         offer(subscription, name, version, assignment, resources);
       }
     }
-    subscription.unsent().clear();
+    names.unsent().clear();
   }
 
   private static String versionOf(Optional<XdsTarget> target, RoutingTable current) {
@@ -296,7 +214,7 @@ final class DeltaStream implements AdsStream {
       List<Resource> resources,
       List<String> removed,
       boolean pushed) {
-    String nonce = Long.toString(++nonces);
+    String nonce = nextNonce();
     DeltaDiscoveryResponse message =
         DeltaDiscoveryResponse.newBuilder()
             .setSystemVersionInfo(Long.toString(current.version()))
@@ -306,59 +224,6 @@ final class DeltaStream implements AdsStream {
             .addAllRemovedResources(removed)
             .build();
     subscription.sentResponse(nonce);
-    XdsType type = subscription.type;
-    int count = resources.size() + removed.size();
-    Instant publishedAt = current.builtAt();
-    response
-        .write(message)
-        .onSuccess(
-            written -> {
-              observer.response(type, count);
-              if (pushed) {
-                observer.pushed(type, Duration.between(publishedAt, Instant.now()));
-              }
-            });
-  }
-
-  /** The client half-closed its side: end ours with OK. */
-  void clientEnded() {
-    endCleanly();
-  }
-
-  /** Ends the stream with {@code status}; for requests the agent cannot take. */
-  void fail(GrpcStatus status, String message) {
-    if (closed) {
-      return;
-    }
-    closed();
-    response.status(status).statusMessage(message).end();
-  }
-
-  @Override
-  public void endCleanly() {
-    if (!closed) {
-      closed();
-      response.end();
-    }
-  }
-
-  @Override
-  public void closed() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    if (client != null) {
-      for (XdsType type : subscriptions.keySet()) {
-        observer.subscriptions(type, client, -1);
-      }
-      observer.streams(client, true, -1);
-    }
-    onClosed.run();
-  }
-
-  @Override
-  public Context context() {
-    return context;
+    write(message, subscription.type, resources.size() + removed.size(), current, pushed);
   }
 }

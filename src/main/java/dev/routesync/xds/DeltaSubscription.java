@@ -1,14 +1,11 @@
 package dev.routesync.xds;
 
-import dev.routesync.table.ServiceKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -23,7 +20,7 @@ import java.util.Set;
  * recorded as the client's version, so the same content is never sent again. Owned by the stream's
  * event loop: no locks.
  */
-final class DeltaSubscription {
+final class DeltaSubscription implements AdsSubscription {
 
   /** The wildcard's name in {@code resource_names_subscribe} and {@code _unsubscribe}. */
   static final String WILDCARD = "*";
@@ -32,11 +29,8 @@ final class DeltaSubscription {
   static final long NEVER = -1;
 
   final XdsType type;
-  private final Set<String> names = new LinkedHashSet<>();
-  private final Map<String, Optional<XdsTarget>> targets = new HashMap<>();
-  private final Map<ServiceKey, Set<String>> byService = new HashMap<>();
+  private final SubscribedNames names = new SubscribedNames();
   private final Map<String, String> known = new HashMap<>();
-  private final Set<String> unsent = new LinkedHashSet<>();
   private final Set<String> claimed = new HashSet<>();
   private boolean started;
   private boolean wildcard;
@@ -44,7 +38,6 @@ final class DeltaSubscription {
   private long comparedContent = NEVER;
   private String lastNonce = "";
   private boolean pending;
-  private long checkedAt = -1;
 
   DeltaSubscription(XdsType type) {
     this.type = type;
@@ -72,8 +65,8 @@ final class DeltaSubscription {
       }
     }
     if (!wildcard) {
-      known.keySet().retainAll(names);
-      claimed.retainAll(names);
+      known.keySet().retainAll(names.names());
+      claimed.retainAll(names.names());
     }
   }
 
@@ -108,11 +101,11 @@ final class DeltaSubscription {
       if (name.equals(WILDCARD)) {
         wildcard = false;
         comparedContent = NEVER;
-        known.keySet().retainAll(names);
-        claimed.retainAll(names);
+        known.keySet().retainAll(names.names());
+        claimed.retainAll(names.names());
         continue;
       }
-      forget(name);
+      names.forget(name);
       if (!(wildcard && type == XdsType.CLUSTER)) {
         known.remove(name);
         claimed.remove(name);
@@ -121,28 +114,8 @@ final class DeltaSubscription {
   }
 
   private void add(String name) {
-    if (names.add(name)) {
-      Optional<XdsTarget> target = XdsNames.parse(name);
-      targets.put(name, target);
-      target.ifPresent(
-          t -> byService.computeIfAbsent(t.service(), k -> new LinkedHashSet<>()).add(name));
-    }
-    unsent.add(name);
-  }
-
-  private void forget(String name) {
-    names.remove(name);
-    unsent.remove(name);
-    Optional<XdsTarget> target = targets.remove(name);
-    if (target != null && target.isPresent()) {
-      Set<String> ofService = byService.get(target.get().service());
-      if (ofService != null) {
-        ofService.remove(name);
-        if (ofService.isEmpty()) {
-          byService.remove(target.get().service());
-        }
-      }
-    }
+    names.add(name);
+    names.unsent().add(name);
   }
 
   /**
@@ -164,7 +137,8 @@ final class DeltaSubscription {
     answered = true;
   }
 
-  boolean pending() {
+  @Override
+  public boolean pending() {
     return pending;
   }
 
@@ -177,26 +151,12 @@ final class DeltaSubscription {
     return wildcard;
   }
 
-  /** The explicitly subscribed names. */
-  Set<String> names() {
-    return names;
-  }
-
   /**
-   * Explicit names to compare with what the client has, whatever changed in the table; the flush
-   * that compares them clears it.
+   * The explicitly subscribed names; their {@link SubscribedNames#unsent} are compared with what
+   * the client has whatever changed in the table, and the flush that compares them clears it.
    */
-  Set<String> unsent() {
-    return unsent;
-  }
-
-  Optional<XdsTarget> target(String name) {
-    Optional<XdsTarget> target = targets.get(name);
-    return target == null ? XdsNames.parse(name) : target;
-  }
-
-  Set<String> namesOf(ServiceKey service) {
-    return byService.getOrDefault(service, Set.of());
+  SubscribedNames names() {
+    return names;
   }
 
   /** Whether the client has {@code version} of {@code name}. */
@@ -250,14 +210,5 @@ final class DeltaSubscription {
 
   void comparedContent(long content) {
     comparedContent = content;
-  }
-
-  /** The table version up to which every name was compared with what the client has. */
-  long checkedAt() {
-    return checkedAt;
-  }
-
-  void checkedAt(long version) {
-    checkedAt = version;
   }
 }

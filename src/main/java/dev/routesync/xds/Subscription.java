@@ -1,11 +1,9 @@
 package dev.routesync.xds;
 
-import dev.routesync.table.ServiceKey;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -13,7 +11,7 @@ import java.util.Set;
  * wildcard), the names not answered yet, the Service version sent for each name, and the nonce of
  * the one response that may be unacknowledged. Owned by the stream's event loop: no locks.
  */
-final class Subscription {
+final class Subscription implements AdsSubscription {
 
   /** The version sent for a name that points at no Service. */
   static final long ABSENT = -1;
@@ -22,17 +20,13 @@ final class Subscription {
   static final long INVALID = -2;
 
   final XdsType type;
-  private final Set<String> names = new LinkedHashSet<>();
-  private final Map<String, Optional<XdsTarget>> targets = new HashMap<>();
-  private final Map<ServiceKey, Set<String>> byService = new HashMap<>();
+  private final SubscribedNames names = new SubscribedNames();
   private final Map<String, Long> sent = new HashMap<>();
-  private final Set<String> unsent = new LinkedHashSet<>();
   private boolean wildcard;
   private boolean explicitBefore;
   private long sentWildcard;
   private String lastNonce = "";
   private boolean pending;
-  private long checkedAt = -1;
 
   Subscription(XdsType type) {
     this.type = type;
@@ -58,18 +52,15 @@ final class Subscription {
     wildcard = nowWildcard;
     Set<String> next = new LinkedHashSet<>(requested);
     next.remove("*");
-    for (String gone : Set.copyOf(names)) {
+    for (String gone : Set.copyOf(names.names())) {
       if (!next.contains(gone)) {
-        forget(gone);
+        names.forget(gone);
+        sent.remove(gone);
       }
     }
     for (String name : next) {
       if (names.add(name)) {
-        Optional<XdsTarget> target = XdsNames.parse(name);
-        targets.put(name, target);
-        target.ifPresent(
-            t -> byService.computeIfAbsent(t.service(), k -> new LinkedHashSet<>()).add(name));
-        unsent.add(name);
+        names.unsent().add(name);
       }
     }
   }
@@ -84,22 +75,6 @@ final class Subscription {
       }
     }
     return true;
-  }
-
-  private void forget(String name) {
-    names.remove(name);
-    sent.remove(name);
-    unsent.remove(name);
-    Optional<XdsTarget> target = targets.remove(name);
-    if (target != null && target.isPresent()) {
-      Set<String> ofService = byService.get(target.get().service());
-      if (ofService != null) {
-        ofService.remove(name);
-        if (ofService.isEmpty()) {
-          byService.remove(target.get().service());
-        }
-      }
-    }
   }
 
   /**
@@ -123,7 +98,8 @@ final class Subscription {
     pending = true;
   }
 
-  boolean pending() {
+  @Override
+  public boolean pending() {
     return pending;
   }
 
@@ -131,26 +107,9 @@ final class Subscription {
     return wildcard;
   }
 
-  Set<String> names() {
+  /** The subscribed names, their targets, and which of them are not answered yet. */
+  SubscribedNames names() {
     return names;
-  }
-
-  int size() {
-    return names.size();
-  }
-
-  Set<String> unsent() {
-    return unsent;
-  }
-
-  Optional<XdsTarget> target(String name) {
-    Optional<XdsTarget> target = targets.get(name);
-    return target == null ? XdsNames.parse(name) : target;
-  }
-
-  /** The names of {@code service} this subscription follows (none: an empty set). */
-  Set<String> namesOf(ServiceKey service) {
-    return byService.getOrDefault(service, Set.of());
   }
 
   /** The version last sent for {@code name}, or null if none was. */
@@ -160,7 +119,7 @@ final class Subscription {
 
   void markSent(String name, long version) {
     sent.put(name, version);
-    unsent.remove(name);
+    names.unsent().remove(name);
   }
 
   long sentWildcard() {
@@ -169,14 +128,5 @@ final class Subscription {
 
   void markWildcardSent(long content) {
     sentWildcard = content;
-  }
-
-  /** The table version up to which every name was compared with what was sent (-1: none yet). */
-  long checkedAt() {
-    return checkedAt;
-  }
-
-  void checkedAt(long version) {
-    checkedAt = version;
   }
 }
