@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.GrpcJavaClient;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.ResponseRecorder;
 import dev.routesync.testing.Slices.Pod;
 import dev.routesync.xds.XdsType;
 import io.envoyproxy.envoy.config.core.v3.Node;
@@ -16,8 +17,6 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -33,30 +32,20 @@ class XdsAgentMetricsTest {
           slice("shop", "cart-a", "cart", true, 8080, List.of(Pod.ready("p-1", "10.0.0.1"))));
       AgentHarness agent = AgentHarness.start(cluster.url());
       try (GrpcJavaClient grpc = new GrpcJavaClient(agent.socket())) {
-        BlockingQueue<DiscoveryResponse> responses = new LinkedBlockingQueue<>();
+        ResponseRecorder<DiscoveryResponse> recorder = new ResponseRecorder<>();
         StreamObserver<DiscoveryRequest> requests =
             AggregatedDiscoveryServiceGrpc.newStub(grpc.channel())
                 .withDeadlineAfter(30, TimeUnit.SECONDS)
-                .streamAggregatedResources(
-                    new StreamObserver<>() {
-                      @Override
-                      public void onNext(DiscoveryResponse value) {
-                        responses.add(value);
-                      }
-
-                      @Override
-                      public void onError(Throwable t) {}
-
-                      @Override
-                      public void onCompleted() {}
-                    });
+                .streamAggregatedResources(recorder);
         requests.onNext(
             DiscoveryRequest.newBuilder()
                 .setNode(Node.newBuilder().setId("node-a").setUserAgentName("grpc-java"))
                 .setTypeUrl(XdsType.ENDPOINT.typeUrl())
                 .addResourceNames("cart.shop.svc.cluster.local:8080")
                 .build());
-        assertThat(responses.poll(10, TimeUnit.SECONDS)).as("an EDS response").isNotNull();
+        assertThat(recorder.responses().poll(10, TimeUnit.SECONDS))
+            .as("an EDS response")
+            .isNotNull();
 
         assertThat(streams(agent)).isEqualTo(1);
         await()

@@ -8,6 +8,7 @@ import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
 import dev.routesync.testing.GrpcJavaClient;
+import dev.routesync.testing.ResponseRecorder;
 import dev.routesync.testing.ServeHarness;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Node;
@@ -31,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -81,31 +81,16 @@ class DeltaStreamTest {
 
   /** One delta ADS stream and what it received. */
   private final class EnvoyShaped {
-    final BlockingQueue<DeltaDiscoveryResponse> responses = new LinkedBlockingQueue<>();
-    final CompletableFuture<io.grpc.Status> ended = new CompletableFuture<>();
+    final ResponseRecorder<DeltaDiscoveryResponse> recorder = new ResponseRecorder<>();
+    final BlockingQueue<DeltaDiscoveryResponse> responses = recorder.responses();
+    final CompletableFuture<io.grpc.Status> ended = recorder.ended();
     final StreamObserver<DeltaDiscoveryRequest> requests;
 
     EnvoyShaped() {
       requests =
           AggregatedDiscoveryServiceGrpc.newStub(grpc.channel())
               .withDeadlineAfter(30, TimeUnit.SECONDS)
-              .deltaAggregatedResources(
-                  new StreamObserver<>() {
-                    @Override
-                    public void onNext(DeltaDiscoveryResponse value) {
-                      responses.add(value);
-                    }
-
-                    @Override
-                    public void onError(Throwable t) {
-                      ended.complete(io.grpc.Status.fromThrowable(t));
-                    }
-
-                    @Override
-                    public void onCompleted() {
-                      ended.complete(io.grpc.Status.OK);
-                    }
-                  });
+              .deltaAggregatedResources(recorder);
       clients.add(this);
     }
 
@@ -547,25 +532,13 @@ class DeltaStreamTest {
             .setRequestMarshaller(new Bytes())
             .setResponseMarshaller(new Bytes())
             .build();
-    CompletableFuture<io.grpc.Status> ended = new CompletableFuture<>();
+    ResponseRecorder<byte[]> recorder = new ResponseRecorder<>();
     StreamObserver<byte[]> requests =
         ClientCalls.asyncBidiStreamingCall(
             grpc.channel()
                 .newCall(raw, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)),
-            new StreamObserver<>() {
-              @Override
-              public void onNext(byte[] value) {}
-
-              @Override
-              public void onError(Throwable t) {
-                ended.complete(io.grpc.Status.fromThrowable(t));
-              }
-
-              @Override
-              public void onCompleted() {
-                ended.complete(io.grpc.Status.OK);
-              }
-            });
+            recorder);
+    CompletableFuture<io.grpc.Status> ended = recorder.ended();
     // Field 2 (type_url) as a length-delimited string whose length runs past the message's end.
     requests.onNext(new byte[] {0x12, 0x7f, 'x'});
     io.grpc.Status status = ended.get(10, TimeUnit.SECONDS);

@@ -6,6 +6,7 @@ import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceState;
 import dev.routesync.testing.GrpcJavaClient;
+import dev.routesync.testing.ResponseRecorder;
 import dev.routesync.testing.ServeHarness;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Node;
@@ -27,9 +28,7 @@ class SotwStreamTest {
 
   private final ServeHarness serve;
   private final GrpcJavaClient client;
-  private final BlockingQueue<DiscoveryResponse> responses = new LinkedBlockingQueue<>();
-  private final java.util.concurrent.CompletableFuture<io.grpc.Status> ended =
-      new java.util.concurrent.CompletableFuture<>();
+  private final ResponseRecorder<DiscoveryResponse> recorder = new ResponseRecorder<>();
   private StreamObserver<DiscoveryRequest> requests;
 
   SotwStreamTest() throws Exception {
@@ -50,27 +49,11 @@ class SotwStreamTest {
     requests =
         AggregatedDiscoveryServiceGrpc.newStub(client.channel())
             .withDeadlineAfter(30, TimeUnit.SECONDS)
-            .streamAggregatedResources(
-                new StreamObserver<>() {
-                  @Override
-                  public void onNext(DiscoveryResponse value) {
-                    responses.add(value);
-                  }
-
-                  @Override
-                  public void onError(Throwable t) {
-                    ended.complete(io.grpc.Status.fromThrowable(t));
-                  }
-
-                  @Override
-                  public void onCompleted() {
-                    ended.complete(io.grpc.Status.OK);
-                  }
-                });
+            .streamAggregatedResources(recorder);
   }
 
   private DiscoveryResponse next() throws InterruptedException {
-    DiscoveryResponse response = responses.poll(10, TimeUnit.SECONDS);
+    DiscoveryResponse response = recorder.responses().poll(10, TimeUnit.SECONDS);
     assertThat(response).as("a response within 10 s").isNotNull();
     return response;
   }
@@ -187,7 +170,8 @@ class SotwStreamTest {
     next();
     long start = System.nanoTime();
     serve.shutdown(java.time.Duration.ofSeconds(20));
-    assertThat(ended.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(io.grpc.Status.Code.OK);
+    assertThat(recorder.ended().get(10, TimeUnit.SECONDS).getCode())
+        .isEqualTo(io.grpc.Status.Code.OK);
     assertThat(java.time.Duration.ofNanos(System.nanoTime() - start))
         .isLessThan(java.time.Duration.ofSeconds(10));
     requests = null;
