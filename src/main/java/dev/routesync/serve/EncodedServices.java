@@ -54,7 +54,7 @@ final class EncodedServices {
   private volatile long seenVersion = -1;
 
   EncodedServices() {
-    this(false);
+    this(true);
   }
 
   /**
