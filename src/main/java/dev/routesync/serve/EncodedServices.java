@@ -49,6 +49,7 @@ final class EncodedServices {
   private final AtomicLong keptBytes = new AtomicLong();
   private final LongAdder encodes = new LongAdder();
   private final boolean shared;
+  private final long maxBytes;
   // Versions below this are not kept; raised by published().
   private volatile long floor;
   private volatile long seenVersion = -1;
@@ -63,7 +64,13 @@ final class EncodedServices {
    *     benchmarks/) uses it, to measure what sharing saves.
    */
   EncodedServices(boolean shared) {
+    this(shared, MAX_BYTES);
+  }
+
+  /** With another byte cap, for tests. */
+  EncodedServices(boolean shared, long maxBytes) {
     this.shared = shared;
+    this.maxBytes = maxBytes;
   }
 
   /** {@code service}'s {@code ServiceEndpoints} message, encoded; the array must not be changed. */
@@ -76,10 +83,12 @@ final class EncodedServices {
       return cached.bytes();
     }
     byte[] bytes = encode(service);
-    if (service.version() >= floor && keptBytes.get() + bytes.length <= MAX_BYTES) {
+    if (service.version() >= floor && bytes.length <= maxBytes) {
       byService.put(service.key(), new Encoded(service.version(), bytes));
       kept.add(new Kept(service.key(), service.version(), bytes.length));
-      keptBytes.addAndGet(bytes.length);
+      if (keptBytes.addAndGet(bytes.length) > maxBytes) {
+        trim(); // over the cap: the oldest go, so the newest versions (the most asked for) stay
+      }
     }
     return bytes;
   }
@@ -108,8 +117,18 @@ final class EncodedServices {
     } else {
       byService.entrySet().removeIf(entry -> !current(table, entry.getKey(), entry.getValue()));
     }
+    trim();
+  }
+
+  /**
+   * Forgets the oldest kept encodings while they are older than the retained window or the whole is
+   * over the byte cap. Any thread; serialized, so the head looked at is the head taken (it runs
+   * once per publish, and on an event loop only past the cap).
+   */
+  private synchronized void trim() {
     Kept oldest;
-    while ((oldest = kept.peek()) != null && oldest.version() < floor) {
+    while ((oldest = kept.peek()) != null
+        && (oldest.version() < floor || keptBytes.get() > maxBytes)) {
       kept.poll();
       keptBytes.addAndGet(-oldest.size());
       Kept gone = oldest;

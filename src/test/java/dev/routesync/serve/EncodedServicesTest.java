@@ -83,6 +83,22 @@ class EncodedServicesTest {
   }
 
   @Test
+  void overTheByteCapTheOldestGoAndTheNewestStay() {
+    RoutingTable table = put(CART, "10.0.0.1");
+    byte[] cart = encodings.encoded(table.get(CART).orElseThrow());
+    EncodedServices small = new EncodedServices(true, cart.length + cart.length / 2);
+    small.published(table);
+    small.encoded(table.get(CART).orElseThrow());
+    table = put(LEDGER, "10.0.0.2");
+    small.published(table);
+    small.encoded(table.get(LEDGER).orElseThrow());
+    assertThat(small.size()).isEqualTo(1);
+    long before = small.encodes();
+    small.encoded(table.get(LEDGER).orElseThrow()); // the newest is the one kept
+    assertThat(small.encodes()).isEqualTo(before);
+  }
+
+  @Test
   void anAssembledEventHasTheBytesProtobufWouldWrite() throws Exception {
     RoutingTable table = put(CART, "10.0.0.1");
     table = put(LEDGER, "10.0.0.2");
