@@ -23,4 +23,5 @@ run ServingFloorBenchmark "${short[@]}"
 run EndToEndChurnBenchmark -f 1 -wi 0 -i 1 -p rate=0,1000 -p seconds=1
 run DriftDetectorBenchmark "${short[@]}" -p services=1000
 run XdsPushBenchmark.push "${short[@]}" -p streams=10 -p endpoints=5
+run FanOutBenchmark -p subscribers=10 -p seconds=1
 echo "smoke: every benchmark ran; results in benchmarks/results/"

@@ -55,6 +55,7 @@ public final class ApiServer {
 
   private final Vertx vertx;
   private final WatchHub hub;
+  private final EncodedServices encodings;
   private final SocketServer socket;
   private final Optional<InetSocketAddress> tcpAddress;
   private final HttpServerOptions options;
@@ -96,7 +97,8 @@ public final class ApiServer {
         reflection,
         guards,
         limits,
-        List.of());
+        List.of(),
+        new EncodedServices());
   }
 
   /**
@@ -125,7 +127,8 @@ public final class ApiServer {
         reflection,
         guards,
         limits,
-        List.of());
+        List.of(),
+        new EncodedServices());
   }
 
   /**
@@ -158,7 +161,36 @@ public final class ApiServer {
         reflection,
         guards,
         limits,
-        extraServices);
+        extraServices,
+        new EncodedServices());
+  }
+
+  /**
+   * As above, with the Watch encodings given: {@code new EncodedServices(false)} encodes per
+   * stream, as before they were shared. For the fan-out benchmark's baseline only.
+   */
+  ApiServer(
+      Vertx vertx,
+      TableView table,
+      TableTrust trust,
+      ServeObserver observer,
+      Readiness readiness,
+      Path socketPath,
+      List<Service> extraServices,
+      EncodedServices encodings) {
+    this(
+        vertx,
+        table,
+        Freshness.unwatched(trust),
+        observer,
+        readiness,
+        socketPath,
+        Optional.empty(),
+        true,
+        ConnectionGuards.none(),
+        ConnectionLimits.DEFAULT,
+        extraServices,
+        encodings);
   }
 
   private ApiServer(
@@ -172,7 +204,8 @@ public final class ApiServer {
       boolean reflection,
       ConnectionGuards guards,
       ConnectionLimits limits,
-      List<Service> extraServices) {
+      List<Service> extraServices,
+      EncodedServices encodings) {
     TableTrust trust = freshness.trust();
     this.vertx = vertx;
     this.tcpAddress = tcpAddress;
@@ -190,6 +223,7 @@ public final class ApiServer {
             ? new ConnectionGuard(Listener.TCP, limits, observer)
             : null;
     this.hub = new WatchHub(observer);
+    this.encodings = encodings;
     this.staleSignal = new StaleSignal(freshness, hub::wakeAll);
     // Watch streams opened before the table was trusted wait for this to send their first message;
     // a rise to SYNCED may also end staleness.
@@ -201,7 +235,8 @@ public final class ApiServer {
             new GrpcServerOptions()
                 .setMaxMessageSize(MAX_REQUEST_BYTES)
                 .setScheduleDeadlineAutomatically(true));
-    grpc.addService(new RegistryGrpc(table, trust, freshness, staleSignal, hub, observer));
+    grpc.addService(
+        new RegistryGrpc(table, trust, freshness, staleSignal, hub, encodings, observer));
     grpc.addService(
         HealthService.create(vertx)
             .register(HEALTH_SERVICE, () -> Future.succeededFuture(readiness.isReady())));
@@ -278,6 +313,7 @@ public final class ApiServer {
   /** Wakes Watch (and ADS) streams for a newly published version. Register as a table listener. */
   public void published(RoutingTable table) {
     staleSignal.refresh();
+    encodings.published(table); // before the streams look at the new version
     hub.published(table);
     XdsServer ads = xds;
     if (ads != null) {
@@ -396,6 +432,11 @@ public final class ApiServer {
 
   public int watchStreams() {
     return hub.size();
+  }
+
+  /** The Watch streams' shared Service encodings: a seam for tests and the fan-out benchmark. */
+  EncodedServices watchEncodings() {
+    return encodings;
   }
 
   /**

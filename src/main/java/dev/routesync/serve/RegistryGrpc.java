@@ -40,6 +40,7 @@ final class RegistryGrpc implements Service {
   private final FreshnessView freshness;
   private final StaleSignal staleSignal;
   private final WatchHub hub;
+  private final EncodedServices encodings;
   private final ServeObserver observer;
 
   RegistryGrpc(
@@ -48,12 +49,14 @@ final class RegistryGrpc implements Service {
       FreshnessView freshness,
       StaleSignal staleSignal,
       WatchHub hub,
+      EncodedServices encodings,
       ServeObserver observer) {
     this.table = table;
     this.trust = trust;
     this.freshness = freshness;
     this.staleSignal = staleSignal;
     this.hub = hub;
+    this.encodings = encodings;
     this.observer = observer;
   }
 
@@ -160,7 +163,15 @@ final class RegistryGrpc implements Service {
               }
               WatchStream stream =
                   new WatchStream(
-                      context, call.response(), filter.get(), table, trust, staleSignal, observer);
+                      context,
+                      call.response(),
+                      filter.get(),
+                      table,
+                      trust,
+                      staleSignal,
+                      observer,
+                      encodings,
+                      call.format());
               var connection = call.connection();
               hub.add(connection, stream);
               Runnable gone =

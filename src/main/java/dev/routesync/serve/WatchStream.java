@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
@@ -7,7 +8,11 @@ import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.WireFormat;
 import io.vertx.grpc.server.GrpcServerResponse;
 import java.util.Optional;
 import java.util.Set;
@@ -29,6 +34,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * without a new version, the signal's nudge sends a message with the version already sent and no
  * Services, carrying only the new staleness.
  *
+ * <p>Each Service in a message is encoded once per version for all streams ({@link
+ * EncodedServices}); a stream assembles its message from those bytes ({@link WatchMessage}), so
+ * another subscriber costs a copy and a write, not an encode.
+ *
  * <p>Backpressure comes from HTTP/2 flow control: while the write queue is full nothing is built;
  * the drain handler resumes. Threading: everything runs on the stream's connection context; {@link
  * #nudge} may be called from any thread.
@@ -42,6 +51,8 @@ final class WatchStream {
   private final TableTrust trust;
   private final StaleSignal staleSignal;
   private final ServeObserver observer;
+  private final EncodedServices encodings;
+  private final boolean protobuf;
   private final AtomicBoolean nudged = new AtomicBoolean();
   private long resumeFrom;
   private boolean started;
@@ -62,7 +73,9 @@ final class WatchStream {
       TableView table,
       TableTrust trust,
       StaleSignal staleSignal,
-      ServeObserver observer) {
+      ServeObserver observer,
+      EncodedServices encodings,
+      WireFormat format) {
     this.context = context;
     this.response = response;
     this.filter = filter;
@@ -70,6 +83,8 @@ final class WatchStream {
     this.trust = trust;
     this.staleSignal = staleSignal;
     this.observer = observer;
+    this.encodings = encodings;
+    this.protobuf = format == WireFormat.PROTOBUF;
   }
 
   /**
@@ -131,7 +146,7 @@ final class WatchStream {
     if (current.version() == sentVersion) {
       if (staleSignal.stale() != sentStale) {
         // Staleness alone changed: say so at the version the subscriber already has.
-        write(event(current).build(), 0);
+        write(event(current));
       }
       return;
     }
@@ -148,59 +163,71 @@ final class WatchStream {
   }
 
   private void send(RoutingTable current, Set<ServiceKey> changed, boolean always) {
-    WatchEvent.Builder event = event(current);
+    WatchMessage event = event(current);
     for (ServiceKey key : changed) {
       if (!filter.matches(key)) {
         continue;
       }
       Optional<ServiceEndpoints> service = current.get(key);
       if (service.isPresent()) {
-        event.addUpserted(ProtoMapping.service(service.get()));
+        event.upsert(encodings.encoded(service.get()));
       } else {
-        event.addRemoved(ProtoMapping.ref(key));
+        event.remove(key);
       }
     }
     sentVersion = current.version();
-    int services = event.getUpsertedCount() + event.getRemovedCount();
     // Versions that touch nothing this stream follows are skipped silently, unless the staleness
     // the subscriber knows is no longer true.
-    if (services > 0 || always || event.getStale() != sentStale) {
-      write(event.build(), services);
+    if (event.services() > 0 || always || event.stale() != sentStale) {
+      write(event);
     }
   }
 
   private void sendSnapshot(RoutingTable current) {
-    WatchEvent.Builder event = event(current).setReset(true);
+    WatchMessage event = event(current).reset();
     for (ServiceEndpoints service : filter.snapshot(current)) {
-      event.addUpserted(ProtoMapping.service(service));
+      event.upsert(encodings.encoded(service));
     }
     sentVersion = current.version();
-    write(event.build(), event.getUpsertedCount());
+    write(event);
   }
 
   /** An event at {@code current}'s version, with the table's staleness as of now. */
-  private WatchEvent.Builder event(RoutingTable current) {
-    WatchEvent.Builder event =
-        WatchEvent.newBuilder().setVersion(current.version()).setStale(staleSignal.stale());
-    staleSignal.syncedAt().ifPresent(at -> event.setSyncedAt(ProtoMapping.timestamp(at)));
-    return event;
+  private WatchMessage event(RoutingTable current) {
+    return new WatchMessage(current.version(), staleSignal.stale(), staleSignal.syncedAt());
   }
 
-  private void write(WatchEvent event, int services) {
-    sentStale = event.getStale();
+  // The event goes out as the bytes it was assembled into (the Services' shared encodings copied
+  // in). A client that asked for another wire format (JSON) gets it decoded and re-encoded by
+  // Vert.x, the one path that still pays an encode per stream.
+  private void write(WatchMessage event) {
+    sentStale = event.stale();
     unwritten++;
-    response
-        .write(event)
-        .onComplete(
-            written -> {
-              unwritten--;
-              Runnable waiting = onFlushed;
-              if (flushed() && waiting != null) {
-                onFlushed = null;
-                waiting.run();
-              }
-            });
-    observer.watchMessage(services);
+    Buffer bytes = event.toBuffer();
+    Future<Void> written;
+    if (protobuf) {
+      written = response.writeMessage(GrpcMessage.message("identity", WireFormat.PROTOBUF, bytes));
+    } else {
+      written = response.write(parse(bytes));
+    }
+    written.onComplete(
+        result -> {
+          unwritten--;
+          Runnable waiting = onFlushed;
+          if (flushed() && waiting != null) {
+            onFlushed = null;
+            waiting.run();
+          }
+        });
+    observer.watchMessage(event.services());
+  }
+
+  private static WatchEvent parse(Buffer bytes) {
+    try {
+      return WatchEvent.parseFrom(bytes.getBytes());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("a WatchEvent the agent assembled does not parse", e);
+    }
   }
 
   /**
