@@ -13,6 +13,7 @@
 # Each run's output goes to benchmarks/target/process-cpu/<time>-run<N>/ (summary.txt, the
 # processes' logs, agent.collapsed and buckets.txt with --profile). Wrap it in `flock
 # /tmp/jmh.lock` on a shared machine. Default: two runs of about 1.5 min each.
+# BENCH_JAR: a copy of benchmarks.jar to run (so a rebuild cannot change it mid-run).
 # Builds what is missing with MVN_ARGS (e.g. MVN_ARGS="-o -Dmaven.repo.local=...").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,7 +60,7 @@ for run in $(seq 1 "$runs"); do
   out=benchmarks/target/process-cpu/$(date -u +%Y%m%dT%H%M%SZ)-run$run
   mkdir -p "$out"
   echo "== process-cpu run $run of $runs: uptime before: $(uptime)" | tee "$out/summary.txt"
-  java -cp benchmarks/target/benchmarks.jar dev.routesync.bench.ProcessCpuRun --out "$out" \
+  java -cp "${BENCH_JAR:-benchmarks/target/benchmarks.jar}" dev.routesync.bench.ProcessCpuRun --out "$out" \
     "${profiler[@]}" "${pass[@]}" 2>&1 | grep -v "SO_KEEPALIVE" | tee -a "$out/summary.txt"
   echo "== uptime after: $(uptime)" | tee -a "$out/summary.txt"
   if $profile && [[ -f $out/agent.collapsed ]]; then

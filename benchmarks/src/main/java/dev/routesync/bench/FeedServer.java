@@ -40,11 +40,15 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
@@ -62,7 +66,8 @@ import java.util.logging.Logger;
  *   <li>{@code crud} (default): fabric8's CRUD mock, real HTTP lists and watches (websocket for
  *       fabric8, chunked HTTP for the Python client), behind {@link MockCluster}'s loopback relay.
  *       Every watcher sees every write. Writes go through a fabric8 client in this process, one PUT
- *       each; the mock sustains some hundreds per second here.
+ *       each, from four writer threads (each owning a quarter of the objects, so one object's
+ *       writes stay in order); the mock sustains some hundreds per second here.
  *   <li>{@code scripted}: LIST answers the current objects, WATCH upgrades to a websocket and each
  *       write is one MODIFIED event broadcast to every open watch of the kind: several thousand per
  *       second. For fabric8 clients only (websocket watches).
@@ -97,6 +102,7 @@ public final class FeedServer {
 
   static final String NAMESPACE = "bench";
   private static final int ENDPOINTS_PER_OBJECT = 3;
+  private static final int WRITERS = 4;
 
   private final boolean endpointsKind;
   private final int objects;
@@ -110,6 +116,7 @@ public final class FeedServer {
   private final Map<Integer, HasMetadata> current = new ConcurrentHashMap<>();
   private final List<WebSocket> watches = new CopyOnWriteArrayList<>();
   private long seq;
+  private final ExecutorService pool = Executors.newCachedThreadPool();
 
   private FeedServer(boolean endpointsKind, int objects, PrintStream protocol) {
     this.endpointsKind = endpointsKind;
@@ -285,25 +292,48 @@ public final class FeedServer {
     }
   }
 
-  private void burst(int[] targets, double rate, boolean times) {
+  private void burst(int[] targets, double rate, boolean times) throws Exception {
     long[] sent = new long[targets.length];
-    long firstSeq = seq + 1;
+    long[] seqs = new long[targets.length];
+    synchronized (this) {
+      for (int i = 0; i < targets.length; i++) {
+        seqs[i] = ++seq;
+      }
+    }
     long interval = rate <= 0 ? 0 : (long) (TimeUnit.SECONDS.toNanos(1) / rate);
     long start = System.nanoTime();
-    for (int i = 0; i < targets.length; i++) {
-      if (interval > 0) {
-        long wait = start + i * interval - System.nanoTime();
-        if (wait > 0) {
-          LockSupport.parkNanos(wait);
-        }
-      }
-      sent[i] = write(targets[i]);
+    // The CRUD mock's PUTs are synchronous round trips: several writers keep the pace, each
+    // owning the objects index % WRITERS, so one object's writes still reach the mock in order.
+    int writers = cluster != null ? WRITERS : 1;
+    List<Future<?>> running = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      int writer = w;
+      running.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < targets.length; i++) {
+                  if (targets[i] % writers != writer) {
+                    continue;
+                  }
+                  if (interval > 0) {
+                    long wait = start + i * interval - System.nanoTime();
+                    if (wait > 0) {
+                      LockSupport.parkNanos(wait);
+                    }
+                  }
+                  sent[i] = write(targets[i], seqs[i]);
+                }
+                return null;
+              }));
+    }
+    for (Future<?> writer : running) {
+      writer.get();
     }
     if (times) {
       StringBuilder out = new StringBuilder(targets.length * 32);
       for (int i = 0; i < targets.length; i++) {
         out.append("T ")
-            .append(firstSeq + i)
+            .append(seqs[i])
             .append(' ')
             .append(targets[i])
             .append(' ')
@@ -312,16 +342,13 @@ public final class FeedServer {
       }
       protocol.print(out);
     }
-    protocol.println(
-        "DONE " + targets.length + " " + sent[0] + " " + sent[targets.length - 1] + " " + seq);
+    long first = Arrays.stream(sent).min().orElse(0);
+    long last = Arrays.stream(sent).max().orElse(0);
+    protocol.println("DONE " + targets.length + " " + first + " " + last + " " + seq);
   }
 
   /** One write; returns when it was sent (nanoTime, taken just before sending). */
-  private long write(int index) {
-    long next;
-    synchronized (this) {
-      next = ++seq;
-    }
+  private long write(int index, long next) {
     HasMetadata object = endpointsKind ? endpoints(index, next) : slice(index, next);
     long now = System.nanoTime();
     if (cluster != null) {
