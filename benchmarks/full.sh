@@ -6,7 +6,7 @@ cd "$(dirname "$0")"
 mkdir -p results
 stamp=$(date -u +%Y-%m-%d)
 for name in FlushCostBenchmark CoalescingBenchmark ReadsNeverWaitBenchmark MemoryBenchmark \
-    ServingFloorBenchmark EndToEndChurnBenchmark; do
+    ServingFloorBenchmark EndToEndChurnBenchmark SeparateFeedEndToEndBenchmark; do
   echo "== $name"
   java -jar target/benchmarks.jar "$name" -rf json -rff "results/$stamp-$name.json"
 done
@@ -26,3 +26,6 @@ java -jar target/benchmarks.jar 'XdsPushBenchmark.ack' -p cache=shared -p endpoi
 # encodings vs per stream; CPU per delivered message and receipt latency (about 2.5 minutes).
 echo "== FanOutBenchmark"
 java -jar target/benchmarks.jar FanOutBenchmark -rf json -rff "results/$stamp-FanOutBenchmark.json"
+# Whole-process CPU per event against the seed's Python watcher, twice (about 3 min).
+echo "== process-cpu"
+./process-cpu.sh --runs 2 | tee "results/$stamp-process-cpu.txt"

@@ -21,7 +21,15 @@ run ReadsNeverWaitBenchmark "${short[@]}"
 run MemoryBenchmark
 run ServingFloorBenchmark "${short[@]}"
 run EndToEndChurnBenchmark -f 1 -wi 0 -i 1 -p rate=0,1000 -p seconds=1
+run SeparateFeedEndToEndBenchmark -f 1 -wi 0 -i 1 -p rate=0,1000 -p seconds=1
 run DriftDetectorBenchmark "${short[@]}" -p services=1000
 run XdsPushBenchmark.push "${short[@]}" -p streams=10 -p endpoints=5
 run FanOutBenchmark -p subscribers=10 -p seconds=1
+# The whole-process CPU comparison, small (200 objects, bursts of 300); without the Python client
+# it runs the agent alone.
+echo "== smoke: ProcessCpuRun"
+no_python=true
+/usr/bin/python3 -c 'import kubernetes' 2> /dev/null && no_python=false
+(cd .. && java -cp benchmarks/target/benchmarks.jar dev.routesync.bench.ProcessCpuRun --objects 200 \
+  --warmup 300 --bursts 1 --burst 300 --no-python "$no_python" | grep -v SO_KEEPALIVE)
 echo "smoke: every benchmark ran; results in benchmarks/results/"
