@@ -446,8 +446,9 @@ public final class TableCodec {
       if ((flags & ~KNOWN_FLAGS) != 0) {
         throw malformed("unknown endpoint flags " + flags);
       }
-      String zone = (flags & ZONE) != 0 ? string() : null;
-      String node = (flags & NODE) != 0 ? string() : null;
+      // Shared like the translators' (one instance per zone or node), not one copy per endpoint.
+      String zone = (flags & ZONE) != 0 ? string().intern() : null;
+      String node = (flags & NODE) != 0 ? string().intern() : null;
       String pod = (flags & POD) != 0 ? string() : null;
       List<Port> ports = ports();
       return new Endpoint(

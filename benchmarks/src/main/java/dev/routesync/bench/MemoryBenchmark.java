@@ -39,6 +39,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jol.info.ClassLayout;
 import org.openjdk.jol.info.GraphLayout;
 import org.openjdk.jol.vm.VM;
 
@@ -60,30 +61,35 @@ import org.openjdk.jol.vm.VM;
  * <p>Output: the JMH score is only the time of the JOL heap walk (meaningless); the result is the
  * auxiliary counter {@code bytesPerEndpoint} (and {@code totalBytes}, {@code endpoints}), in the
  * {@code #} unit. The forked JVM also prints the VM's object layout (compressed oops and class
- * pointers change every figure), the classes that dominate (JOL's footprint, with bytes per
- * endpoint), the same bytes attributed to the endpoint's fields, and what candidate changes would
- * save. The layout is deterministic, so one fork and one iteration (the defaults here) are enough.
- * Keep them: JMH treats {@code EVENTS} counters as totals and adds them up over iterations and
- * forks in its final table, so {@code -i 2} shows twice the bytes there (the per-iteration lines
- * and the printed report stay right).
+ * pointers change every figure), {@link Endpoint}'s field layout, the classes that dominate (JOL's
+ * footprint, with bytes per endpoint), the same bytes attributed to what the endpoints hold (read
+ * from {@link Endpoint}'s private fields: its accessors make text on each call, which no table
+ * retains), and what the remaining candidate changes would save. A run takes about a minute. The
+ * layout is deterministic, so one fork and one iteration (the defaults here) are enough. Keep them:
+ * JMH treats {@code EVENTS} counters as totals and adds them up over iterations and forks in its
+ * final table, so {@code -i 2} shows twice the bytes there (the per-iteration lines and the printed
+ * report stay right).
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar MemoryBenchmark
  * </pre>
  *
- * <p>The same report without JMH (JOL needs these properties on JDK 17 to size records):
+ * <p>The same report without JMH (JOL needs these properties on JDK 17 to lay out the table's
+ * records, {@code ServiceEndpoints}, {@code ServiceKey} and {@code Port}; {@link Endpoint} is a
+ * plain class since it became compact):
  *
  * <pre>
  * java -Djdk.attach.allowAttachSelf=true -Djol.magicFieldOffset=true \
  *     -cp benchmarks/target/benchmarks.jar dev.routesync.bench.MemoryBenchmark
  * </pre>
  *
- * <p>Why the whole graph counts: the translator hands the table the very strings of the watch
- * cache's decoded EndpointSlices, so right after a sync they are shared with the cache. But a
- * relist (after an outage, or the 10-minute anti-entropy resync) decodes every slice anew, while
- * {@code RoutingTable.apply} keeps the old entry of every service whose endpoints are equal, old
- * strings included: from then on, until a service changes, the table alone retains all of this, on
- * top of the cache.
+ * <p>Why the whole graph counts: before {@link Endpoint} became compact, the translator handed the
+ * table the very IP and pod-name strings of the watch cache's decoded EndpointSlices; shared with
+ * the cache right after a sync, but a relist (after an outage, or the 10-minute anti-entropy
+ * resync) decodes every slice anew while {@code RoutingTable.apply} keeps the old entry of every
+ * service whose endpoints are equal, old strings included, so the table alone retained them. Now it
+ * keeps no decoded string but the rare pod name kept whole: an IPv4 address is an int, pod names
+ * are an interned prefix and a packed suffix, zones and nodes are interned.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -97,7 +103,8 @@ import org.openjdk.jol.vm.VM;
       "-Xmx2g",
       // JOL attaches its agent to itself; JDK 9+ refuse a self-attach unless told otherwise.
       "-Djdk.attach.allowAttachSelf=true",
-      // Without the agent, JOL can only lay out records (Endpoint is one) with this.
+      // Without the agent, JOL can only lay out records (ServiceEndpoints, ServiceKey, Port) with
+      // this.
       "-Djol.magicFieldOffset=true",
       // JDK 21+ warn about dynamically loaded agents; JDK 17 does not know the flag.
       "-XX:+IgnoreUnrecognizedVMOptions",
@@ -268,6 +275,7 @@ public class MemoryBenchmark {
     long total = whole.totalSize();
     StringBuilder out = new StringBuilder();
     out.append(VM.current().details()).append('\n');
+    out.append(ClassLayout.parseClass(Endpoint.class).toPrintable()).append('\n');
     out.append(
         String.format(
             Locale.ROOT,
@@ -310,17 +318,17 @@ public class MemoryBenchmark {
             total,
             (double) total / endpointCount));
 
-    // The same bytes, attributed to what holds them. Every role's objects are disjoint.
+    // The same bytes, attributed to what holds them. Every role's objects are disjoint. The
+    // endpoint's text is read from its fields: ip() and pod() would make new strings.
     List<ServiceEndpoints> services = new ArrayList<>(table.services());
     List<Endpoint> endpoints = new ArrayList<>();
     services.forEach(service -> endpoints.addAll(service.endpoints()));
     Map<String, Long> roles = new LinkedHashMap<>();
     long endpointShallow = endpoints.size() * VM.current().sizeOf(endpoints.get(0));
-    roles.put("Endpoint records (shallow)", endpointShallow);
-    long ips = deepSize(endpoints, Endpoint::ip);
-    roles.put("ip strings", ips);
-    long pods = deepSize(endpoints, Endpoint::pod);
-    roles.put("pod strings", pods);
+    roles.put("Endpoint objects (shallow)", endpointShallow);
+    roles.put("IPv6 text (ipText; null for IPv4)", deepSize(endpoints, field("ipText")));
+    long pods = deepSize(endpoints, field("podText"));
+    roles.put("pod text (interned prefixes, and names kept whole)", pods);
     long zones = deepSize(endpoints, Endpoint::zone);
     roles.put("zone strings", zones);
     long nodes = deepSize(endpoints, Endpoint::node);
@@ -339,29 +347,58 @@ public class MemoryBenchmark {
     }
     out.append(line("total", attributed, endpointCount)).append('\n');
 
-    // Savings, from the measured sizes. (JOL: an Endpoint with "int ipv4, String ipv6OrNull" in
-    // place of "String ip", or with a byte[] pod, is still 40 bytes.)
-    long interning =
-        zones
-            + nodes
-            - deepSize(distinctValues(endpoints, Endpoint::zone), Function.identity())
-            - deepSize(distinctValues(endpoints, Endpoint::node), Function.identity());
+    // Savings, from the measured sizes and JOL's layout of the candidate shapes.
     long portLists = roles.get("port lists (one per slice)");
     long sharedPorts =
         portLists - deepSize(distinctValues(endpoints, Endpoint::ports), Function.identity());
-    long podStrings =
-        distinctValues(endpoints, Endpoint::pod).size() == endpoints.size()
-            ? endpoints.size() * VM.current().sizeOf("")
-            : 0;
+    long oneTextSlot =
+        endpoints.size()
+            * (VM.current().sizeOf(endpoints.get(0))
+                - ClassLayout.parseClass(OneTextSlot.class).instanceSize());
     out.append("Candidate changes in src/main (estimated from the sizes above):\n");
-    out.append(line("intern zone and node strings at translation", -interning, endpointCount));
     out.append(
         line("share equal port lists between slices (intern them)", -sharedPorts, endpointCount));
-    out.append(line("IPv4 as an int in Endpoint (a String only for IPv6)", -ips, endpointCount));
-    out.append(line("pod name as a Latin-1 byte[] (no String object)", -podStrings, endpointCount));
-    long after = total - interning - sharedPorts - ips - podStrings;
-    out.append(line("after all four", after, endpointCount));
+    out.append(
+        line(
+            "IPv6 text and pod text in one slot, flags in the suffix's spare bits",
+            -oneTextSlot,
+            endpointCount));
+    long after = total - sharedPorts - oneTextSlot;
+    out.append(line("after both", after, endpointCount));
     return out.toString();
+  }
+
+  /**
+   * The shape of a 40-byte Endpoint (JOL sizes it; nothing creates one): IPv4 in the int; 7-bit
+   * ASCII suffix characters (8 x 7 = 56 bits) with the flags in the long's top byte; and one
+   * reference for the pod text, or for a holder of the IPv6 text and the pod text (IPv6 is rare, so
+   * its endpoints would pay the holder).
+   */
+  @SuppressWarnings("unused")
+  private static final class OneTextSlot {
+    int ipv4;
+    long podSuffixAndFlags;
+    Object ports;
+    Object zone;
+    Object node;
+    Object podTextOrIpv6;
+  }
+
+  /** A private field of {@link Endpoint}, read reflectively (benchmark only). */
+  private static Function<Endpoint, Object> field(String name) {
+    try {
+      java.lang.reflect.Field field = Endpoint.class.getDeclaredField(name);
+      field.setAccessible(true);
+      return endpoint -> {
+        try {
+          return field.get(endpoint);
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException(e);
+        }
+      };
+    } catch (NoSuchFieldException e) {
+      throw new IllegalStateException("Endpoint has no field " + name, e);
+    }
   }
 
   private static String line(String label, long bytes, long endpoints) {

@@ -3,9 +3,7 @@ package dev.routesync.kube.translate;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -14,17 +12,20 @@ import java.util.TreeSet;
  * <p>When the same IP appears twice (two slices of one service, or two subsets of one Endpoints
  * object), its ports are unioned and the conditions of the ready copy win, so a stale not-ready
  * duplicate never hides a ready address.
+ *
+ * <p>Duplicates are found by sorting: the endpoints are sorted by address (a stable sort, so the
+ * copies of one address stay in the order they were added) and each run of one address is folded
+ * left to right. No address text is made and no map is built.
  */
 final class EndpointMerger {
 
-  private final Map<String, Endpoint> byIp = new HashMap<>();
+  private final List<Endpoint> added = new ArrayList<>();
 
   void add(Endpoint endpoint) {
-    Endpoint existing = byIp.get(endpoint.ip());
-    if (existing == null) {
-      byIp.put(endpoint.ip(), endpoint);
-      return;
-    }
+    added.add(endpoint);
+  }
+
+  private static Endpoint merge(Endpoint existing, Endpoint endpoint) {
     Endpoint winner = rank(endpoint) > rank(existing) ? endpoint : existing;
     List<Port> ports = existing.ports();
     if (!existing.ports().equals(endpoint.ports())) {
@@ -32,17 +33,7 @@ final class EndpointMerger {
       union.addAll(endpoint.ports());
       ports = List.copyOf(union);
     }
-    byIp.put(
-        endpoint.ip(),
-        new Endpoint(
-            winner.ip(),
-            ports,
-            winner.zone(),
-            winner.node(),
-            winner.pod(),
-            winner.ready(),
-            winner.serving(),
-            winner.terminating()));
+    return ports == winner.ports() ? winner : winner.withPorts(ports);
   }
 
   private static int rank(Endpoint endpoint) {
@@ -55,17 +46,20 @@ final class EndpointMerger {
    * instead of black-holing; or none.
    */
   List<Endpoint> routable() {
+    added.sort(null);
     List<Endpoint> ready = new ArrayList<>();
     List<Endpoint> servingTerminating = new ArrayList<>();
-    for (Endpoint endpoint : byIp.values()) {
+    for (int i = 0; i < added.size(); ) {
+      Endpoint endpoint = added.get(i++);
+      while (i < added.size() && added.get(i).sameAddress(endpoint)) {
+        endpoint = merge(endpoint, added.get(i++));
+      }
       if (endpoint.ready()) {
         ready.add(endpoint);
       } else if (endpoint.serving() && endpoint.terminating()) {
         servingTerminating.add(endpoint);
       }
     }
-    List<Endpoint> chosen = ready.isEmpty() ? servingTerminating : ready;
-    chosen.sort(null);
-    return chosen;
+    return ready.isEmpty() ? servingTerminating : ready;
   }
 }

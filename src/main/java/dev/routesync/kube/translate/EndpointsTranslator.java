@@ -1,6 +1,7 @@
 package dev.routesync.kube.translate;
 
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.Ipv4;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import io.fabric8.kubernetes.api.model.EndpointAddress;
@@ -80,22 +81,19 @@ public final class EndpointsTranslator {
     }
     for (EndpointAddress address : subset.getAddresses()) {
       String ip = address == null ? null : address.getIp();
-      String canonical = IpAddresses.canonical(ip);
-      if (canonical == null) {
+      long ipv4 = Ipv4.parse(ip);
+      String canonical = ipv4 < 0 ? IpAddresses.canonicalIpv6(ip) : null;
+      if (ipv4 < 0 && canonical == null) {
         skips.add(
             new Skip(SkipReason.INVALID_IP, object, version, "address " + ip + " is not an IP"));
         continue;
       }
+      String node = SliceTranslator.shared(address.getNodeName());
+      String pod = SliceTranslator.podName(address.getTargetRef());
       merger.add(
-          new Endpoint(
-              canonical,
-              shared,
-              null,
-              SliceTranslator.shared(address.getNodeName()),
-              SliceTranslator.podName(address.getTargetRef()),
-              true,
-              true,
-              false));
+          canonical == null
+              ? Endpoint.ofIpv4((int) ipv4, shared, null, node, pod, true, true, false)
+              : new Endpoint(canonical, shared, null, node, pod, true, true, false));
     }
   }
 

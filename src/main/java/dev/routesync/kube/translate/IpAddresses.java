@@ -1,5 +1,6 @@
 package dev.routesync.kube.translate;
 
+import dev.routesync.table.Ipv4;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -11,35 +12,7 @@ final class IpAddresses {
 
   /** Dotted quad, four decimal octets 0-255 without leading zeros (as the API server requires). */
   static boolean isIpv4(String text) {
-    // A hand-rolled scan: this runs for every endpoint of every recomputed service.
-    if (text == null || text.isEmpty() || text.length() > 15) {
-      return false;
-    }
-    int octets = 0;
-    int value = 0;
-    int digits = 0;
-    for (int i = 0; i <= text.length(); i++) {
-      char c = i == text.length() ? '.' : text.charAt(i);
-      if (c == '.') {
-        if (digits == 0 || value > 255) {
-          return false;
-        }
-        octets++;
-        value = 0;
-        digits = 0;
-      } else if (c >= '0' && c <= '9') {
-        if (digits > 0 && value == 0) {
-          return false; // leading zero
-        }
-        value = value * 10 + (c - '0');
-        if (++digits > 3) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    return octets == 4;
+    return Ipv4.parse(text) >= 0;
   }
 
   static boolean isIpv6(String text) {

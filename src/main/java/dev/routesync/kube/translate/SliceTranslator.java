@@ -1,6 +1,7 @@
 package dev.routesync.kube.translate;
 
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.Ipv4;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -87,9 +88,11 @@ public final class SliceTranslator {
       List<String> addresses = endpoint.getAddresses();
       // The API defines only the first address as meaningful for IP slices.
       String ip = addresses == null || addresses.isEmpty() ? null : addresses.get(0);
-      // Canonical text, so the same IPv6 address written two ways is published once.
-      String canonical = ipv6 ? IpAddresses.canonicalIpv6(ip) : IpAddresses.isIpv4(ip) ? ip : null;
-      if (canonical == null) {
+      // IPv4 is parsed once, into the endpoint's int; IPv6 becomes canonical text, so the same
+      // address written two ways is published once.
+      long ipv4 = ipv6 ? -1 : Ipv4.parse(ip);
+      String canonical = ipv6 ? IpAddresses.canonicalIpv6(ip) : null;
+      if (ipv4 < 0 && canonical == null) {
         skips.add(
             new Skip(
                 SkipReason.INVALID_IP,
@@ -103,16 +106,14 @@ public final class SliceTranslator {
       boolean ready = conditions == null || !Boolean.FALSE.equals(conditions.getReady());
       boolean serving = conditions == null || !Boolean.FALSE.equals(conditions.getServing());
       boolean terminating = conditions != null && Boolean.TRUE.equals(conditions.getTerminating());
+      String zone = shared(endpoint.getZone());
+      String node = shared(endpoint.getNodeName());
+      String pod = podName(endpoint.getTargetRef());
       merger.add(
-          new Endpoint(
-              canonical,
-              ports.get(),
-              shared(endpoint.getZone()),
-              shared(endpoint.getNodeName()),
-              podName(endpoint.getTargetRef()),
-              ready,
-              serving,
-              terminating));
+          canonical == null
+              ? Endpoint.ofIpv4(
+                  (int) ipv4, ports.get(), zone, node, pod, ready, serving, terminating)
+              : new Endpoint(canonical, ports.get(), zone, node, pod, ready, serving, terminating));
     }
   }
 
