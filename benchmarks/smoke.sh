@@ -15,6 +15,7 @@ run() {
 }
 
 run FlushCostBenchmark "${short[@]}" -p n=1000,10000 -p k=1,100
+run TableMapBenchmark "${short[@]}" -p map=tree,champ -p n=1000
 run CoalescingBenchmark -f 1 -wi 0 -i 1 -r 1s -p services=1000
 run ReadsNeverWaitBenchmark "${short[@]}"
 run MemoryBenchmark
