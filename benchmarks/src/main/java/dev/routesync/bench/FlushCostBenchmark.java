@@ -41,7 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * does not decide the figure) with a pinned 1 GiB heap, about 2 minutes:
  *
  * <pre>
- * java -jar benchmarks/target/benchmarks.jar FlushCostBenchmark -prof gc
+ * java -jar benchmarks/target/benchmarks.jar FlushCostBenchmark -prof gc -prof dev.routesync.bench.CpuTimeProfiler
  * java -jar benchmarks/target/benchmarks.jar FlushCostBenchmark -p k=1,100,1000   # every row
  * </pre>
  */
