@@ -15,6 +15,7 @@ run() {
 }
 
 run FlushCostBenchmark "${short[@]}" -p n=1000,10000 -p k=1,100
+run TableMapBenchmark "${short[@]}" -p map=tree,champ -p n=1000
 # 10,000 services and a short warm-up: the ratio gate below checks its gain (>= 20x).
 run CoalescingBenchmark -f 1 -wi 3 -w 1s -i 3 -r 1s -p services=10000
 run ReadsNeverWaitBenchmark "${short[@]}"

@@ -1,14 +1,13 @@
 package dev.routesync.table;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
-import org.pcollections.PSortedMap;
-import org.pcollections.TreePMap;
 
 /**
  * One published version of the routing table.
@@ -18,9 +17,10 @@ import org.pcollections.TreePMap;
  * endpoints by IP); <b>thread-safe</b> (safe to read from any thread without locking, because
  * nothing in it ever changes).
  *
- * <p>The services live in a persistent sorted map ({@link TreePMap}), so {@link #apply} changing k
- * services in a table of n costs about k·log n and shares every untouched node with the previous
- * version.
+ * <p>The services live in a {@link ServiceIndex}: a persistent hash trie from key to entry plus a
+ * sorted key set. {@link #apply} changing k existing services costs about k·log32 n and shares
+ * every untouched node with the previous version; only adding or removing a service touches the
+ * sorted set.
  */
 public final class RoutingTable {
 
@@ -28,17 +28,13 @@ public final class RoutingTable {
   public static final int DEFAULT_DELTA_LOG_CAPACITY = 1024;
 
   private final long version;
-  private final PSortedMap<ServiceKey, ServiceEndpoints> services;
+  private final ServiceIndex services;
   private final long endpointCount;
   private final Instant builtAt;
   private final DeltaLog deltaLog;
 
   private RoutingTable(
-      long version,
-      PSortedMap<ServiceKey, ServiceEndpoints> services,
-      long endpointCount,
-      Instant builtAt,
-      DeltaLog deltaLog) {
+      long version, ServiceIndex services, long endpointCount, Instant builtAt, DeltaLog deltaLog) {
     this.version = version;
     this.services = services;
     this.endpointCount = endpointCount;
@@ -62,7 +58,7 @@ public final class RoutingTable {
     }
     return new RoutingTable(
         initialVersion,
-        TreePMap.empty(),
+        ServiceIndex.empty(),
         0,
         Objects.requireNonNull(builtAt),
         DeltaLog.empty(deltaLogCapacity));
@@ -81,21 +77,25 @@ public final class RoutingTable {
     if (version < 0) {
       throw new IllegalArgumentException("version must be >= 0, got " + version);
     }
-    PSortedMap<ServiceKey, ServiceEndpoints> map = TreePMap.empty();
+    ServiceIndex.Editor map = ServiceIndex.empty().edit();
     long endpoints = 0;
     for (ServiceEndpoints entry : services) {
       if (entry.version() < 0 || entry.version() > version) {
         throw new IllegalArgumentException(
             entry.key() + " is at version " + entry.version() + ", outside 0.." + version);
       }
-      if (map.containsKey(entry.key())) {
+      if (map.get(entry.key()) != null) {
         throw new IllegalArgumentException(entry.key() + " appears twice");
       }
-      map = map.plus(entry.key(), entry);
+      map.put(entry);
       endpoints += entry.endpoints().size();
     }
     return new RoutingTable(
-        version, map, endpoints, Objects.requireNonNull(builtAt), DeltaLog.empty(deltaLogCapacity));
+        version,
+        map.build(),
+        endpoints,
+        Objects.requireNonNull(builtAt),
+        DeltaLog.empty(deltaLogCapacity));
   }
 
   public long version() {
@@ -120,15 +120,12 @@ public final class RoutingTable {
 
   /** Every service, in key order. */
   public Collection<ServiceEndpoints> services() {
-    return services.values();
+    return services.inOrder();
   }
 
-  /** The services of one namespace, in name order; a range of the map, not a scan. */
+  /** The services of one namespace, in name order; a range of the sorted keys, not a scan. */
   public Collection<ServiceEndpoints> servicesIn(String namespace) {
-    // "\0" sorts right after the namespace itself and before any longer namespace name.
-    return services
-        .subMap(new ServiceKey(namespace, ""), true, new ServiceKey(namespace + "\0", ""), false)
-        .values();
+    return services.inNamespace(namespace);
   }
 
   public DeltaLog deltaLog() {
@@ -155,10 +152,12 @@ public final class RoutingTable {
   RoutingTable apply(
       Map<ServiceKey, ServiceState> upserts, Collection<ServiceKey> removals, Instant now) {
     long nextVersion = version + 1;
-    PSortedMap<ServiceKey, ServiceEndpoints> next = services;
+    ServiceIndex.Editor next = services.edit();
     long nextEndpointCount = endpointCount;
-    Set<ServiceKey> upserted = new TreeSet<>();
-    Set<ServiceKey> removed = new TreeSet<>();
+    // Keys are distinct (a map's keys; a removal counts once), and TableDelta copies them into
+    // immutable sets: lists are enough here.
+    List<ServiceKey> upserted = new ArrayList<>();
+    List<ServiceKey> removed = new ArrayList<>();
     for (Map.Entry<ServiceKey, ServiceState> upsert : upserts.entrySet()) {
       ServiceKey key = upsert.getKey();
       if (removals.contains(key)) {
@@ -171,7 +170,7 @@ public final class RoutingTable {
       }
       ServiceEndpoints replacement =
           new ServiceEndpoints(key, nextVersion, state.endpoints(), state.servicePorts());
-      next = next.plus(key, replacement);
+      next.put(replacement);
       nextEndpointCount +=
           replacement.endpoints().size() - (current == null ? 0 : current.endpoints().size());
       upserted.add(key);
@@ -181,7 +180,7 @@ public final class RoutingTable {
       if (current == null) {
         continue;
       }
-      next = next.minus(key);
+      next.remove(key);
       nextEndpointCount -= current.endpoints().size();
       removed.add(key);
     }
@@ -190,10 +189,10 @@ public final class RoutingTable {
     }
     return new RoutingTable(
         nextVersion,
-        next,
+        next.build(),
         nextEndpointCount,
         now,
-        deltaLog.append(new TableDelta(nextVersion, upserted, removed)));
+        deltaLog.append(new TableDelta(nextVersion, Set.copyOf(upserted), Set.copyOf(removed))));
   }
 
   @Override

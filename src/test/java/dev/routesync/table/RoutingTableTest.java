@@ -342,4 +342,41 @@ class RoutingTableTest {
     assertThat(v2.get(SHOP_A).orElseThrow().version()).isEqualTo(v2.version());
     assertThat(v2.endpointCount()).isEqualTo(2);
   }
+
+  @Test
+  void aRestoredTableIteratesInKeyOrderAndContinuesFromItsVersion() {
+    RoutingTable restored =
+        RoutingTable.restored(
+            7,
+            List.of(
+                new ServiceEndpoints(SHOP2_A, 3, endpoints("10.0.0.3")),
+                new ServiceEndpoints(SHOP_B, 7, endpoints("10.0.0.2", "10.0.0.4")),
+                new ServiceEndpoints(SHOP_A, 1, endpoints("10.0.0.1"))),
+            T0,
+            RoutingTable.DEFAULT_DELTA_LOG_CAPACITY);
+
+    assertThat(keys(restored.services())).containsExactly(SHOP_A, SHOP_B, SHOP2_A);
+    assertThat(keys(restored.servicesIn("shop"))).containsExactly(SHOP_A, SHOP_B);
+    assertThat(restored.endpointCount()).isEqualTo(4);
+    assertThat(restored.changedSince(7)).contains(Set.of());
+
+    RoutingTable next = upsert(restored, SHOP_A, endpoints("10.0.0.9"));
+    assertThat(next.version()).isEqualTo(8);
+    assertThat(next.get(SHOP_A).orElseThrow().version()).isEqualTo(8);
+    assertThat(next.changedSince(7)).contains(Set.of(SHOP_A));
+    assertThat(upsert(next, SHOP_A, endpoints("10.0.0.9"))).isSameAs(next);
+  }
+
+  @Test
+  void aRestoredTableRejectsAKeyTwice() {
+    List<ServiceEndpoints> twice =
+        List.of(
+            new ServiceEndpoints(SHOP_A, 1, endpoints("10.0.0.1")),
+            new ServiceEndpoints(new ServiceKey("shop", "a"), 1, endpoints("10.0.0.2")));
+
+    assertThatThrownBy(
+            () -> RoutingTable.restored(1, twice, T0, RoutingTable.DEFAULT_DELTA_LOG_CAPACITY))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("appears twice");
+  }
 }
