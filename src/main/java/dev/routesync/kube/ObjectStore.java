@@ -137,6 +137,13 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
 
   private StoredObject<T> store(String key, T object) {
     ObjectMeta meta = object.getMetadata();
+    String version = meta == null ? null : meta.getResourceVersion();
+    StoredObject<T> held = byKey.get(key);
+    if (held != null && version != null && version.equals(held.resourceVersion())) {
+      // The same version again on this informer's own stream (a watch replaying what it listed, a
+      // relist in place after 410 Gone): fabric8 sends no update for it, and nothing changed.
+      return retainObjects ? withObject(held, object) : held;
+    }
     ServiceKey service;
     ObjectTranslation translation;
     try {
@@ -149,12 +156,13 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
       translation = ObjectTranslation.EMPTY;
     }
     translations.increment();
-    StoredObject<T> known = byKey.get(key);
+    StoredObject<T> known = held;
     if (known == null) {
       known = served.apply(key);
     }
-    // Translated anyway: a resourceVersion alone cannot be trusted to mean the same content (an
-    // API server restored from a backup, or restarted empty as the mock does, reuses versions).
+    // Translated even when the served generation holds the same version: across lists a
+    // resourceVersion alone cannot be trusted to mean the same content (an API server restored
+    // from a backup, or restarted empty as the mock does, reuses versions).
     // When the content is the same, keep the instances already held: the table shares them, and
     // its flush compares a list with itself.
     if (known != null) {
@@ -169,11 +177,23 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
     return new StoredObject<>(
         namespace == null ? null : namespace.intern(),
         meta == null ? null : meta.getName(),
-        meta == null ? null : meta.getResourceVersion(),
+        version,
         service,
         translation,
         triggerTimeOf(meta),
         retainObjects ? object : null);
+  }
+
+  private static <T extends HasMetadata> StoredObject<T> withObject(
+      StoredObject<T> held, T object) {
+    return new StoredObject<>(
+        held.namespace(),
+        held.name(),
+        held.resourceVersion(),
+        held.service(),
+        held.translation(),
+        held.triggerTime(),
+        object);
   }
 
   private void unindex(StoredObject<T> old) {
