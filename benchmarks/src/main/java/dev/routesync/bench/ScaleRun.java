@@ -93,7 +93,13 @@ public final class ScaleRun {
       // Several jars (before and after a change) against the same populated mock, one at a time.
       for (Path jar : jars) {
         System.out.println("agent " + jar);
-        run(jar, xmx, services, Files.createTempDirectory(dir, "run"), proxy, cluster.port());
+        try {
+          run(jar, xmx, services, Files.createTempDirectory(dir, "run"), proxy, cluster.port());
+        } catch (IllegalStateException e) {
+          // An agent that cannot start in -Xmx (the point of the run) is a result, not the end.
+          System.out.println(
+              "RESULT services=" + services + " xmx=" + xmx + " FAILED: " + e.getMessage());
+        }
       }
     }
   }
