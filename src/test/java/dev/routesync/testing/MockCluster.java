@@ -104,7 +104,8 @@ public final class MockCluster implements AutoCloseable {
             MockResponse response =
                 resumes == null
                     ? paged.dispatch(request, crud::dispatch)
-                    : resumes.dispatch(request, r -> paged.dispatch(r, crud::dispatch));
+                    // Paged outside: the whole list is stamped with its point, then paged.
+                    : paged.dispatch(request, r -> resumes.dispatch(r, crud::dispatch));
             return bookmarks.track(request, response);
           }
 
