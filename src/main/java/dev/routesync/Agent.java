@@ -273,7 +273,9 @@ public final class Agent {
             new VertxScheduler(vertx),
             config.coalescer(),
             new Reconciler(cache, table, metrics.sync()));
-    ResourceSpec<T> spec = ServiceIndex.spec(kind, client, config.watch());
+    // The drift detector reads whole slices at a relist: only then are they kept beside their
+    // translations.
+    ResourceSpec<T> spec = ServiceIndex.spec(kind, client, config.watch(), cache, alsoTo != null);
     WatchSink<T> sink = new ServiceEventSink<>(kind, cache, newCoalescer, skips);
     ResourceWatch<T> newSupervisor =
         new ResourceWatch<>(

@@ -1,10 +1,12 @@
 package dev.routesync.kube;
 
 import dev.routesync.kube.translate.EndpointsTranslator;
+import dev.routesync.kube.translate.ObjectTranslation;
 import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.kube.translate.Translation;
 import dev.routesync.table.ServiceKey;
 import io.fabric8.kubernetes.api.model.Endpoints;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.Collection;
@@ -24,7 +26,7 @@ public final class EndpointsKind implements WatchedKind<Endpoints> {
       KubernetesClient client, String namespace, String selector) {
     var endpoints = client.endpoints();
     var scoped = namespace == null ? endpoints.inAnyNamespace() : endpoints.inNamespace(namespace);
-    return scoped.withLabelSelector(selector).runnableInformer(0);
+    return scoped.withLabelSelector(selector).withLimit(WatchedKind.LIST_PAGE).runnableInformer(0);
   }
 
   @Override
@@ -38,6 +40,24 @@ public final class EndpointsKind implements WatchedKind<Endpoints> {
     return objects.isEmpty()
         ? new Translation(List.of(), List.of())
         : EndpointsTranslator.translate(objects.iterator().next());
+  }
+
+  @Override
+  public ObjectTranslation translateOne(Endpoints endpoints) {
+    return EndpointsTranslator.translateOne(endpoints);
+  }
+
+  @Override
+  public Endpoints skeleton(
+      String namespace, String name, String resourceVersion, ServiceKey service) {
+    Endpoints endpoints = new Endpoints();
+    endpoints.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace(namespace)
+            .withName(name)
+            .withResourceVersion(resourceVersion)
+            .build());
+    return endpoints;
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.ObjectTranslation;
+import dev.routesync.kube.translate.ServiceMerge;
 import dev.routesync.kube.translate.Translation;
 import dev.routesync.kube.watch.Generation;
 import dev.routesync.sync.EndpointLookup;
@@ -8,25 +10,26 @@ import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The watch cache the reconciler reads: the served {@link Generation}'s objects, translated per
- * Service on demand, with the ports the Service declares (from the Services watch); {@link
- * ServiceEventSink} swaps in each new generation. Skips found while translating are reported here,
- * once per object version.
+ * The watch cache the reconciler reads: the served {@link Generation}'s stored objects (each
+ * translated once when it arrived, {@link ObjectStore}), merged per Service on demand, with the
+ * ports the Service declares (from the Services watch) and the newest trigger time of its objects;
+ * {@link ServiceEventSink} swaps in each new generation. Skips are reported here, once per object
+ * version.
  *
- * <p>Threading: read and swapped on the sync context.
+ * <p>Threading: read and swapped on the sync context; {@link #served} is also read by the informers
+ * of a generation being listed.
  */
 public final class ServiceCache<T extends HasMetadata> implements EndpointLookup {
 
   /** Set by the EndpointSlice and Endpoints controllers to when the triggering change happened. */
-  public static final String TRIGGER_TIME_ANNOTATION =
-      "endpoints.kubernetes.io/last-change-trigger-time";
+  public static final String TRIGGER_TIME_ANNOTATION = ObjectStore.TRIGGER_TIME_ANNOTATION;
 
-  private final WatchedKind<T> kind;
   private final SkipReporter skips;
   private final CountedSkips counted = new CountedSkips();
   private final Function<ServiceKey, List<Port>> declaredPorts;
@@ -43,51 +46,55 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
    */
   public ServiceCache(
       WatchedKind<T> kind, SkipReporter skips, Function<ServiceKey, List<Port>> declaredPorts) {
-    this.kind = kind;
     this.skips = skips;
     this.declaredPorts = declaredPorts;
   }
 
   @Override
   public Optional<ServiceState> stateOf(ServiceKey key) {
+    return find(key).map(Found::state);
+  }
+
+  /** The Service's state and trigger time: one index read, no parsing (done when objects came). */
+  @Override
+  public Optional<Found> find(ServiceKey key) {
     Generation<T> generation = current;
     if (generation == null) {
       return Optional.empty();
     }
-    List<T> objects = ServiceIndex.objectsOf(generation, key);
+    List<StoredObject<T>> objects = ServiceIndex.objectsOf(generation, key);
     if (objects.isEmpty()) {
       counted.forget(key);
       return Optional.empty();
     }
-    Translation translation = kind.translate(objects);
-    counted.firstSeen(key, translation.skips()).forEach(skips::report);
-    return Optional.of(new ServiceState(translation.endpoints(), declaredPorts.apply(key)));
+    Instant newest = null;
+    List<ObjectTranslation> translations = new ArrayList<>(objects.size());
+    for (StoredObject<T> object : objects) {
+      translations.add(object.translation());
+      Instant trigger = object.triggerTime();
+      if (trigger != null && (newest == null || trigger.isAfter(newest))) {
+        newest = trigger;
+      }
+    }
+    Translation merged = ServiceMerge.merge(translations);
+    counted.firstSeen(key, merged.skips()).forEach(skips::report);
+    return Optional.of(
+        new Found(new ServiceState(merged.endpoints(), declaredPorts.apply(key)), newest));
   }
 
   /**
-   * The newest {@code endpoints.kubernetes.io/last-change-trigger-time} of the service's objects.
+   * The served generation's stored object under a fabric8 key ({@code namespace/name}), or null: a
+   * relisting generation's store reuses it when the version is unchanged. Any thread.
    */
-  @Override
-  public Optional<Instant> triggerTimeOf(ServiceKey key) {
+  StoredObject<T> served(String key) {
     Generation<T> generation = current;
     if (generation == null) {
-      return Optional.empty();
+      return null;
     }
-    Instant newest = null;
-    for (T object : ServiceIndex.objectsOf(generation, key)) {
-      var annotations = object.getMetadata() == null ? null : object.getMetadata().getAnnotations();
-      String text = annotations == null ? null : annotations.get(TRIGGER_TIME_ANNOTATION);
-      if (text == null) {
-        continue;
-      }
-      try {
-        Instant trigger = Instant.parse(text);
-        newest = newest == null || trigger.isAfter(newest) ? trigger : newest;
-      } catch (java.time.format.DateTimeParseException e) {
-        // A bad annotation only costs the metric; the endpoints are still published.
-      }
-    }
-    return Optional.ofNullable(newest);
+    int slash = key.indexOf('/');
+    ObjectStore<T> store =
+        ServiceIndex.storeOf(generation, slash < 0 ? null : key.substring(0, slash));
+    return store == null ? null : store.stored(key);
   }
 
   /** Object versions whose skips are remembered as counted (bounded by the malformed objects). */

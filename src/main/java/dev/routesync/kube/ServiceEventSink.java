@@ -40,9 +40,9 @@ public final class ServiceEventSink<T extends HasMetadata> implements WatchSink<
 
   @Override
   public void replaced(Generation<T> previous, Generation<T> next) {
-    Set<ServiceKey> affected = new TreeSet<>(ServiceIndex.keysOf(kind, next));
+    Set<ServiceKey> affected = new TreeSet<>(ServiceIndex.keysOf(next));
     if (previous != null) {
-      affected.addAll(ServiceIndex.keysOf(kind, previous));
+      affected.addAll(ServiceIndex.keysOf(previous));
     }
     cache.swap(next);
     LOG.info("{} synced: {} services", next, affected.size());

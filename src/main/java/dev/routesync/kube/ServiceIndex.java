@@ -5,49 +5,83 @@ import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.table.ServiceKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * EndpointSlices (or Endpoints) by the Service they belong to: the {@link ResourceSpec} of their
- * watch, with an index by {@code namespace/service}, and the reads of a {@link Generation} by
- * Service that the cache and the sink make.
+ * watch, whose informers keep an {@link ObjectStore} (each object translated once, indexed by
+ * Service), and the reads of a {@link Generation} by Service that the cache and the sink make.
  */
 public final class ServiceIndex {
-
-  /** Index of objects by {@code namespace/service}. */
-  static final String NAME = "service";
 
   private ServiceIndex() {}
 
   /**
    * The watch of {@code kind} in the configured namespaces, filtered by the label selector on the
-   * API server and indexed by Service.
+   * API server, listed in pages, with each object kept only as its translation.
    */
   public static <T extends HasMetadata> ResourceSpec<T> spec(
       WatchedKind<T> kind, KubernetesClient client, WatchSettings settings) {
+    return spec(kind, client, settings, false, key -> null);
+  }
+
+  /**
+   * The watch that feeds {@code cache}: a relist keeps the served generation's translation of every
+   * object whose translation is unchanged, so the table and the new store share it.
+   *
+   * @param retainObjects keep the decoded objects too, for a second consumer of the watch that
+   *     reads whole objects at a relist (the drift detector); costs what fabric8's own store did
+   */
+  public static <T extends HasMetadata> ResourceSpec<T> spec(
+      WatchedKind<T> kind,
+      KubernetesClient client,
+      WatchSettings settings,
+      ServiceCache<T> cache,
+      boolean retainObjects) {
+    return spec(kind, client, settings, retainObjects, cache::served);
+  }
+
+  private static <T extends HasMetadata> ResourceSpec<T> spec(
+      WatchedKind<T> kind,
+      KubernetesClient client,
+      WatchSettings settings,
+      boolean retainObjects,
+      Function<String, StoredObject<T>> served) {
     return new ResourceSpec<>(
         kind.kind(),
         settings.namespaces(),
         namespace -> kind.newInformer(client, namespace, settings.labelSelector()),
-        Map.of(
-            NAME,
-            object -> kind.serviceKeyOf(object).map(k -> List.of(k.toString())).orElse(List.of())));
+        Map.of(),
+        namespace -> new ObjectStore<>(kind, retainObjects, served));
   }
 
-  /** The cached objects of one Service, found through the index (not a scan). */
-  static <T extends HasMetadata> List<T> objectsOf(Generation<T> generation, ServiceKey key) {
-    return generation.byIndex(key.namespace(), NAME, key.toString());
+  /** The store of a generation built from {@link #spec} that holds {@code namespace}'s objects. */
+  @SuppressWarnings("unchecked")
+  static <T extends HasMetadata> ObjectStore<T> storeOf(
+      Generation<T> generation, String namespace) {
+    ItemStore<T> store = generation.itemStore(namespace);
+    return store instanceof ObjectStore<?> objects ? (ObjectStore<T>) objects : null;
   }
 
-  /** Every Service with at least one cached object. */
-  static <T extends HasMetadata> Set<ServiceKey> keysOf(
-      WatchedKind<T> kind, Generation<T> generation) {
+  /** The stored objects of one Service, sorted by name, found through the index (not a scan). */
+  static <T extends HasMetadata> List<StoredObject<T>> objectsOf(
+      Generation<T> generation, ServiceKey key) {
+    ObjectStore<T> store = storeOf(generation, key.namespace());
+    return store == null ? List.of() : store.objectsOf(key);
+  }
+
+  /** Every Service with at least one stored object. */
+  static <T extends HasMetadata> Set<ServiceKey> keysOf(Generation<T> generation) {
     Set<ServiceKey> keys = new TreeSet<>();
-    for (T object : generation.objects()) {
-      kind.serviceKeyOf(object).ifPresent(keys::add);
+    for (ItemStore<T> store : generation.itemStores()) {
+      if (store instanceof ObjectStore<?> objects) {
+        objects.services().forEach(keys::add);
+      }
     }
     return keys;
   }

@@ -1,5 +1,6 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.ObjectTranslation;
 import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.kube.translate.Translation;
 import dev.routesync.table.ServiceKey;
@@ -15,6 +16,13 @@ import java.util.Optional;
  */
 public interface WatchedKind<T extends HasMetadata> {
 
+  /**
+   * Objects per page of the initial list and of every relist ({@code limit}/{@code continue}): a
+   * 40,000-slice cluster is decoded 500 objects at a time, as client-go's informers do, not as one
+   * response of hundreds of megabytes.
+   */
+  long LIST_PAGE = 500;
+
   /** The resource kind, as a metric label and in logs. */
   String kind();
 
@@ -28,6 +36,21 @@ public interface WatchedKind<T extends HasMetadata> {
   Optional<ServiceKey> serviceKeyOf(T object);
 
   Translation translate(Collection<T> objectsOfOneService);
+
+  /**
+   * One object's endpoints and skips, translated once when it arrives ({@link ObjectStore}); a
+   * Service's are merged from these at flush.
+   */
+  ObjectTranslation translateOne(T object);
+
+  /**
+   * A metadata-only stand-in for an object the store no longer holds (fabric8 hands it to the event
+   * handlers as an update's previous object and a relist's deleted one): namespace, name,
+   * resourceVersion, and what {@link #serviceKeyOf} reads to find {@code service}.
+   *
+   * @param service the Service the object belonged to, or null
+   */
+  T skeleton(String namespace, String name, String resourceVersion, ServiceKey service);
 
   /** Why an object for which {@link #serviceKeyOf} found no Service is skipped. */
   SkipReason unkeyedReason();

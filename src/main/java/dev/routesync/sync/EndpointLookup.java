@@ -21,10 +21,19 @@ public interface EndpointLookup {
   Optional<ServiceState> stateOf(ServiceKey key);
 
   /**
-   * When the cluster change behind the service's current objects happened: the newest {@code
-   * endpoints.kubernetes.io/last-change-trigger-time} among them, or empty when none says.
+   * The state of {@link #stateOf} with the trigger time of the objects it was computed from, in one
+   * lookup: what the reconciler calls. By default no trigger time is known.
    */
-  default Optional<Instant> triggerTimeOf(ServiceKey key) {
-    return Optional.empty();
+  default Optional<Found> find(ServiceKey key) {
+    return stateOf(key).map(state -> new Found(state, null));
   }
+
+  /**
+   * A service's state and when the cluster change behind it happened.
+   *
+   * @param state its endpoints and declared ports
+   * @param triggerTime the newest {@code endpoints.kubernetes.io/last-change-trigger-time} among
+   *     its objects (parsed once per object version, when it arrived), or null when none says
+   */
+  record Found(ServiceState state, Instant triggerTime) {}
 }

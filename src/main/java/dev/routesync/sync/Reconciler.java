@@ -64,10 +64,15 @@ public final class Reconciler implements Coalescer.BatchSink {
     Map<ServiceKey, ServiceState> upserts = new HashMap<>();
     // A set: the table checks each upsert against the removals.
     Set<ServiceKey> removals = new HashSet<>();
+    // Found with the state, in the same lookup, for the services that turn out to have changed.
+    Map<ServiceKey, Instant> triggers = new HashMap<>();
     for (ServiceKey key : batch.keys()) {
-      Optional<ServiceState> state = lookup.stateOf(key);
-      if (state.isPresent()) {
-        upserts.put(key, state.get());
+      Optional<EndpointLookup.Found> found = lookup.find(key);
+      if (found.isPresent()) {
+        upserts.put(key, found.get().state());
+        if (found.get().triggerTime() != null) {
+          triggers.put(key, found.get().triggerTime());
+        }
       } else {
         removals.add(key);
       }
@@ -77,13 +82,14 @@ public final class Reconciler implements Coalescer.BatchSink {
     observer.batch(batch.cause(), batch.keys().size(), batch.waitNanos());
     observer.flushed(System.nanoTime() - start);
     if (after != before) {
-      recordLatencies(batch, before, after);
+      recordLatencies(batch, before, after, triggers);
     }
   }
 
   // Only for services whose published state changed: an idempotent recompute publishes nothing,
   // so there is no latency to speak of.
-  private void recordLatencies(Batch batch, RoutingTable before, RoutingTable after) {
+  private void recordLatencies(
+      Batch batch, RoutingTable before, RoutingTable after, Map<ServiceKey, Instant> triggers) {
     long now = nanoTime.getAsLong();
     Instant wallNow = wallClock.instant();
     for (ServiceKey key : after.changedSince(before.version()).orElse(Set.of())) {
@@ -98,10 +104,10 @@ public final class Reconciler implements Coalescer.BatchSink {
       }
       // As kube-proxy does: a change made before the agent started (every object of the initial
       // list, however old) measures the agent's uptime, not how fast it programs a change.
-      lookup
-          .triggerTimeOf(key)
-          .filter(trigger -> trigger.isAfter(startedAt))
-          .ifPresent(trigger -> observer.networkProgramming(Duration.between(trigger, wallNow)));
+      Instant trigger = triggers.get(key);
+      if (trigger != null && trigger.isAfter(startedAt)) {
+        observer.networkProgramming(Duration.between(trigger, wallNow));
+      }
     }
   }
 

@@ -122,8 +122,8 @@ class ServiceCacheTest {
                 ServiceIndex.objectsOf(generation, new ServiceKey("shop", service(slice))).stream()
                     .anyMatch(
                         s ->
-                            s.getMetadata().getName().equals(slice.getMetadata().getName())
-                                && version.equals(s.getMetadata().getResourceVersion())));
+                            s.name().equals(slice.getMetadata().getName())
+                                && version.equals(s.resourceVersion())));
   }
 
   private void delete(EndpointSlice slice) {
@@ -133,8 +133,7 @@ class ServiceCacheTest {
         .until(
             () ->
                 ServiceIndex.objectsOf(generation, new ServiceKey("shop", service(slice))).stream()
-                    .noneMatch(
-                        s -> s.getMetadata().getName().equals(slice.getMetadata().getName())));
+                    .noneMatch(s -> s.name().equals(slice.getMetadata().getName())));
   }
 
   private static String service(EndpointSlice slice) {

@@ -40,6 +40,16 @@ class ReconcilerTest {
       return Optional.ofNullable(services.get(key))
           .map(endpoints -> new ServiceState(endpoints, ports.getOrDefault(key, List.of())));
     }
+
+    /** The trigger time found with the state; none unless a test says. */
+    Optional<Instant> triggerTimeOf(ServiceKey key) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Found> find(ServiceKey key) {
+      return stateOf(key).map(state -> new Found(state, triggerTimeOf(key).orElse(null)));
+    }
   }
 
   private final MapLookup lookup = new MapLookup();
@@ -180,7 +190,7 @@ class ReconcilerTest {
     MapLookup triggered =
         new MapLookup() {
           @Override
-          public Optional<Instant> triggerTimeOf(ServiceKey key) {
+          Optional<Instant> triggerTimeOf(ServiceKey key) {
             return Optional.ofNullable(triggers.get(key));
           }
         };
@@ -206,7 +216,7 @@ class ReconcilerTest {
     MapLookup triggered =
         new MapLookup() {
           @Override
-          public Optional<Instant> triggerTimeOf(ServiceKey key) {
+          Optional<Instant> triggerTimeOf(ServiceKey key) {
             return Optional.of(now.minusMillis(1500));
           }
         };
@@ -245,7 +255,7 @@ class ReconcilerTest {
     MapLookup triggered =
         new MapLookup() {
           @Override
-          public Optional<Instant> triggerTimeOf(ServiceKey key) {
+          Optional<Instant> triggerTimeOf(ServiceKey key) {
             return Optional.of(now.minusSeconds(5)); // the slices' change, already measured
           }
         };

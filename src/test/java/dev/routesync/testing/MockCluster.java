@@ -56,6 +56,8 @@ public final class MockCluster implements AutoCloseable {
   private final AtomicBoolean servicesForbidden = new AtomicBoolean();
   private final ExpiredResumes resumes; // null: the mock's own watches
   private final WatchBookmarks bookmarks;
+  // The CRUD mock answers every list whole; a real API server pages it when asked (limit).
+  private final PagedLists paged = new PagedLists();
 
   public MockCluster() {
     this(false);
@@ -101,8 +103,9 @@ public final class MockCluster implements AutoCloseable {
             }
             MockResponse response =
                 resumes == null
-                    ? crud.dispatch(request)
-                    : resumes.dispatch(request, crud::dispatch);
+                    ? paged.dispatch(request, crud::dispatch)
+                    // Paged outside: the whole list is stamped with its point, then paged.
+                    : paged.dispatch(request, r -> resumes.dispatch(r, crud::dispatch));
             return bookmarks.track(request, response);
           }
 
@@ -186,6 +189,16 @@ public final class MockCluster implements AutoCloseable {
   /** Bookmarks sent so far, over all watches. */
   public int bookmarksSent() {
     return bookmarks.sent();
+  }
+
+  /** List pages served to clients that asked for pages ({@link PagedLists}). */
+  public int listPagesServed() {
+    return paged.pagesServed();
+  }
+
+  /** Of those, pages listed on from a continue token. */
+  public int continuedListPages() {
+    return paged.continuedPages();
   }
 
   public int goneEventsSent() {

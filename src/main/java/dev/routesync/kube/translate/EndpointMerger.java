@@ -40,6 +40,13 @@ final class EndpointMerger {
     return endpoint.ready() ? 2 : endpoint.serving() ? 1 : 0;
   }
 
+  /** Every endpoint added, one per IP, whatever its conditions, sorted by IP. */
+  List<Endpoint> all() {
+    List<Endpoint> all = new ArrayList<>(byIp.values());
+    all.sort(null);
+    return all;
+  }
+
   /**
    * The endpoints to route to, sorted by IP: the ready ones; or, when none is ready, the ones that
    * are still serving while terminating (kube-proxy's fallback, KEP-1669), so sidecars drain

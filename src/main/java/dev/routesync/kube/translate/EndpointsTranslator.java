@@ -36,13 +36,18 @@ public final class EndpointsTranslator {
   }
 
   public static Translation translate(Endpoints endpoints) {
+    return ServiceMerge.merge(List.of(translateOne(endpoints)));
+  }
+
+  /** The object's endpoints (all ready: Endpoints list only ready addresses here) and skips. */
+  public static ObjectTranslation translateOne(Endpoints endpoints) {
     List<Skip> skips = new ArrayList<>();
     EndpointMerger merger = new EndpointMerger();
     String object = describe(endpoints);
     String version = Skip.resourceVersionOf(endpoints);
     if (serviceKeyOf(endpoints).isEmpty()) {
       skips.add(new Skip(SkipReason.INVALID_METADATA, object, version, "no namespace or name"));
-      return new Translation(List.of(), skips);
+      return new ObjectTranslation(List.of(), skips);
     }
     if (endpoints.getSubsets() != null) {
       for (EndpointSubset subset : endpoints.getSubsets()) {
@@ -51,7 +56,7 @@ public final class EndpointsTranslator {
         }
       }
     }
-    return new Translation(merger.routable(), skips);
+    return new ObjectTranslation(merger.all(), skips);
   }
 
   private static void addSubset(

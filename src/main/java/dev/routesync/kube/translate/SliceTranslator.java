@@ -42,15 +42,22 @@ public final class SliceTranslator {
 
   /** Merges all slices of one service into its routable endpoints. */
   public static Translation translate(Collection<EndpointSlice> slices) {
-    List<Skip> skips = new ArrayList<>();
-    EndpointMerger merger = new EndpointMerger();
     List<EndpointSlice> ordered = new ArrayList<>(slices);
     // Deterministic merge order whatever order the cache returns.
     ordered.sort(Comparator.comparing(SliceTranslator::describe));
+    List<ObjectTranslation> translations = new ArrayList<>(ordered.size());
     for (EndpointSlice slice : ordered) {
-      addSlice(slice, merger, skips);
+      translations.add(translateOne(slice));
     }
-    return new Translation(merger.routable(), skips);
+    return ServiceMerge.merge(translations);
+  }
+
+  /** One slice's endpoints (all of them, one per IP) and skips, for {@link ServiceMerge}. */
+  public static ObjectTranslation translateOne(EndpointSlice slice) {
+    List<Skip> skips = new ArrayList<>();
+    EndpointMerger merger = new EndpointMerger();
+    addSlice(slice, merger, skips);
+    return new ObjectTranslation(merger.all(), skips);
   }
 
   private static void addSlice(EndpointSlice slice, EndpointMerger merger, List<Skip> skips) {

@@ -3,6 +3,7 @@ package dev.routesync.kube.watch;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -22,12 +23,18 @@ import java.util.function.LongSupplier;
  */
 public final class Generation<T extends HasMetadata> {
 
+  // fabric8's CacheImpl.NAMESPACE_INDEX (an implementation class).
+  private static final String NAMESPACE_INDEX = "namespace";
+
   private final int id;
   private final String kind;
   // Keyed by namespace; the null key is the all-namespaces informer.
   private final Map<String, SharedIndexInformer<T>> informers = new LinkedHashMap<>();
+  // The spec's item stores by namespace, when it gives its own.
+  private final Map<String, ItemStore<T>> stores = new LinkedHashMap<>();
   private final GenerationListener<T> listener;
   private volatile boolean failed;
+  private volatile boolean synced;
 
   /**
    * @param clock stamps each event's arrival ({@link WatchEvent#arrivedNanos})
@@ -42,6 +49,14 @@ public final class Generation<T extends HasMetadata> {
         spec.namespaces().isEmpty() ? Arrays.asList((String) null) : spec.namespaces();
     for (String namespace : namespaces) {
       SharedIndexInformer<T> informer = spec.informers().newInformer(namespace);
+      if (spec.stores() != null) {
+        ItemStore<T> store = spec.stores().newStore(namespace);
+        informer.itemStore(store);
+        // fabric8's default index by namespace keeps a key and a version string per object, and
+        // nothing reads it: the store indexes what its consumer reads.
+        informer.removeIndexer(NAMESPACE_INDEX);
+        stores.put(namespace, store);
+      }
       informer.addIndexers(spec.indexers());
       informer.exceptionHandler(
           (started, error) -> {
@@ -69,9 +84,19 @@ public final class Generation<T extends HasMetadata> {
         .whenComplete(
             (ok, error) -> {
               if (error == null) {
+                synced = true;
                 listener.synced(this);
               } // a failure reaches the listener through the exception handler
             });
+  }
+
+  /**
+   * Every informer has listed and is watching. Until then its events are not passed on (the
+   * generation is handed over whole once it has synced), so they need not even hop threads. Any
+   * thread.
+   */
+  boolean hasSynced() {
+    return synced;
   }
 
   void markFailed() {
@@ -115,6 +140,19 @@ public final class Generation<T extends HasMetadata> {
     SharedIndexInformer<T> informer =
         informers.containsKey(null) ? informers.get(null) : informers.get(namespace);
     return informer == null ? List.of() : informer.getIndexer().byIndex(index, value);
+  }
+
+  /**
+   * The item store (given by the spec's {@link ResourceSpec#stores}) holding {@code namespace}'s
+   * objects, or null when the spec gave none or does not watch that namespace.
+   */
+  public ItemStore<T> itemStore(String namespace) {
+    return stores.containsKey(null) ? stores.get(null) : stores.get(namespace);
+  }
+
+  /** The spec's item stores, one per informer (empty when it gave none). */
+  public List<ItemStore<T>> itemStores() {
+    return List.copyOf(stores.values());
   }
 
   /** Every cached object, over all namespaces. */

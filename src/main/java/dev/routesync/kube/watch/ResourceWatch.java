@@ -301,6 +301,11 @@ public final class ResourceWatch<T extends HasMetadata> {
     public void event(Generation<T> generation, WatchEvent<T> event) {
       try {
         observer.event(event.type());
+        if (!generation.hasSynced()) {
+          // Not passed on (see below) and, in a 40,000-object list, each would hold a whole decoded
+          // object in the context's queue until then.
+          return;
+        }
         context.runOnContext(
             ignored -> {
               if (generation == current) {
