@@ -9,7 +9,9 @@
 # results/<date>-EndToEnd-5000-<label>.collapsed (thread-rooted collapsed stacks; ~30 MB, not
 # committed: re-bucket it with profile_buckets.py --top 12) and
 # results/<date>-EndToEnd-5000-<label>-buckets.txt (profile_buckets.py's table; the load average
-# before and after is appended). About 90 s: one 10 s warm-up and one 10 s measured iteration.
+# before and after is appended). About 2-4 min: two 10 s warm-ups (one left C2 still compiling: JIT a third of the CPU)
+# and one 10 s measured iteration; frames are annotated (_[j] compiled, _[i] inlined, _[0]
+# interpreted, _[1] C1).
 #
 # Sampling: event=cpu (perf_events' cpu-clock where perf_event_paranoid allows it, as here with 2:
 # user-space stacks only; async-profiler falls back to itimer otherwise) every 200 us of CPU, so a
@@ -32,8 +34,8 @@ lib=$work/linux-x64/libasyncProfiler.so
 stem=results/$(date -u +%Y-%m-%d)-EndToEnd-5000-$label
 mkdir -p results "$work/out"
 load_before=$(uptime)
-java -jar "$jar" EndToEndChurnBenchmark -f 1 -wi 1 -i 1 -p rate=5000 -p seconds=10 "$@" \
-  -prof "async:libPath=$lib;event=cpu;interval=$interval;threads=true;output=collapsed,flamegraph;dir=$work/out" \
+java -jar "$jar" EndToEndChurnBenchmark -f 1 -wi 2 -i 1 -p rate=5000 -p seconds=10 "$@" \
+  -prof "async:libPath=$lib;event=cpu;interval=$interval;threads=true;ann=true;output=collapsed,flamegraph;dir=$work/out" \
   | tee "$work/jmh.txt"
 load_after=$(uptime)
 collapsed=$(find "$work/out" -name 'collapsed-cpu.csv' | head -1)

@@ -7,7 +7,8 @@ thread's frame) into CPU buckets, and prints each bucket's share and ours / fabr
 Rules, in order:
 1. The benchmark's own work is set aside first: its sender (the JMH worker thread, JSON encoding
    of the feed, and every thread that ever runs a mock-API-server frame: the mock's own Vert.x
-   event loop writes the feed's websocket frames) and its grpc-java subscriber. Not the agent.
+   event loop writes the feed's websocket frames, so every Vert.x thread that never runs an
+   agent frame counts as the mock's) and its grpc-java subscriber. Not the agent.
 2. JVM threads by name: GC threads -> GC, compiler threads -> JIT, other VM threads -> JVM.
 3. In a Java thread the sample belongs to the innermost (leaf-most) frame of a known library or
    of our code; JDK, kernel and native frames, pcollections and fabric8's model classes
@@ -107,8 +108,20 @@ def main():
     inclusive = 0
     leaves = defaultdict(Counter)
     total = 0
+    # The mock API server's threads: any that ran a mock frame, and any Vert.x thread that never
+    # ran an agent frame (ours or fabric8's client). The mock's event loop writes the feed but
+    # runs a mock frame only when a connection opens, which may fall outside the profiled span.
+    mock_threads, agent_threads, vertx_threads = set(), set(), set()
     with open(path) as f:
-        mock_threads = {line.split(";", 1)[0] for line in f if "io/fabric8/mockwebserver/" in line}
+        for line in f:
+            thread = line.split(";", 1)[0]
+            if "io/fabric8/mockwebserver/" in line:
+                mock_threads.add(thread)
+            if "dev/routesync/" in line or "io/fabric8/kubernetes/client/" in line:
+                agent_threads.add(thread)
+            if thread.startswith("[vert.x-"):
+                vertx_threads.add(thread)
+    mock_threads |= vertx_threads - agent_threads
     with open(path) as f:
         for line in f:
             stack, _, count = line.rstrip("\n").rpartition(" ")
