@@ -1,6 +1,8 @@
 package dev.routesync.sync;
 
 import dev.routesync.table.ServiceKey;
+import java.util.AbstractMap;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -18,8 +20,56 @@ public record Batch(
     Set<ServiceKey> keys, long waitNanos, Cause cause, Map<ServiceKey, Long> changedAt) {
 
   public Batch {
-    keys = Set.copyOf(keys);
-    changedAt = Map.copyOf(changedAt);
+    if (!(changedAt instanceof HandedOver)) {
+      keys = Set.copyOf(keys);
+      changedAt = Map.copyOf(changedAt);
+    }
+  }
+
+  /**
+   * A batch over {@code changedAt}'s keys that wraps the map instead of copying it (twice): the
+   * caller hands it over and never touches it again. The coalescer does this once per flush, so a
+   * batch of thousands of keys costs two small wrappers, not two rehashed copies.
+   */
+  static Batch handOver(Map<ServiceKey, Long> changedAt, long waitNanos, Cause cause) {
+    HandedOver view = new HandedOver(changedAt);
+    return new Batch(view.keySet(), waitNanos, cause, view);
+  }
+
+  /** A read-only view of a map nobody else holds any more; equal to any map of the same content. */
+  private static final class HandedOver extends AbstractMap<ServiceKey, Long> {
+    private final Map<ServiceKey, Long> map;
+    private final Set<ServiceKey> keys;
+
+    HandedOver(Map<ServiceKey, Long> map) {
+      this.map = Collections.unmodifiableMap(map);
+      this.keys = this.map.keySet();
+    }
+
+    @Override
+    public Set<Entry<ServiceKey, Long>> entrySet() {
+      return map.entrySet();
+    }
+
+    @Override
+    public Set<ServiceKey> keySet() {
+      return keys;
+    }
+
+    @Override
+    public int size() {
+      return map.size();
+    }
+
+    @Override
+    public Long get(Object key) {
+      return map.get(key);
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+      return map.containsKey(key);
+    }
   }
 
   public Batch(Set<ServiceKey> keys, long waitNanos, Cause cause) {

@@ -111,6 +111,8 @@ public final class Coalescer {
     long now = scheduler.nanoTime();
     boolean quietSpell = lastChangeNanos == NONE || now - lastChangeNanos >= debounceNanos;
     lastChangeNanos = now;
+    // A key already pending keeps its first arrival; checking first boxes no arrival time for
+    // it (most events at a high rate hit a pending key).
     if (!pending.containsKey(key)) {
       addPending(key, Math.min(arrivedNanos, now));
     }
@@ -204,8 +206,10 @@ public final class Coalescer {
     long now = scheduler.nanoTime();
     // A relist with nothing to publish has no pending change (firstPendingNanos is NONE).
     long waited = firstPendingNanos == NONE ? 0 : now - firstPendingNanos;
-    Batch batch = new Batch(pending.keySet(), waited, cause, pending);
-    pending = new HashMap<>();
+    // The batch takes the map over (no copy); the next one starts at this one's size, so a
+    // steady stream of events does not regrow it from empty, rehashing every key, each batch.
+    Batch batch = Batch.handOver(pending, waited, cause);
+    pending = new HashMap<>(capacityFor(batch.keys().size()));
     firstPendingNanos = NONE;
     oldestPendingSince = NONE;
     flushing = true;
@@ -224,6 +228,11 @@ public final class Coalescer {
     } else if (!pending.isEmpty()) {
       armTimers(scheduler.nanoTime());
     }
+  }
+
+  /** A HashMap capacity that holds {@code size} entries without a resize (load factor 0.75). */
+  private static int capacityFor(int size) {
+    return (int) Math.min(1 << 30, size * 4L / 3 + 1);
   }
 
   private void cancelTimers() {

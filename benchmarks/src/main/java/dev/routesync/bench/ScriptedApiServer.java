@@ -42,12 +42,17 @@ final class ScriptedApiServer implements AutoCloseable {
           @Override
           public MockResponse dispatch(RecordedRequest request) {
             if (request.getPath().contains("watch=true")) {
+              boolean slices = request.getPath().contains("/endpointslices");
               return new MockResponse()
                   .withWebSocketUpgrade(
                       new WebSocketListener() {
                         @Override
                         public void onOpen(WebSocket socket, Response response) {
-                          watch.complete(socket);
+                          // The agent also watches Services and node Pods (drift detector); the
+                          // feed is the EndpointSlice watch, whichever opens first.
+                          if (slices) {
+                            watch.complete(socket);
+                          }
                         }
                       });
             }
