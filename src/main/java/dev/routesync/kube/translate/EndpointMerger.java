@@ -42,8 +42,15 @@ final class EndpointMerger {
 
   /** Every endpoint added, one per IP, whatever its conditions, sorted by IP. */
   List<Endpoint> all() {
-    List<Endpoint> all = new ArrayList<>(byIp.values());
-    all.sort(null);
+    added.sort(null);
+    List<Endpoint> all = new ArrayList<>(added.size());
+    for (int i = 0; i < added.size(); ) {
+      Endpoint endpoint = added.get(i++);
+      while (i < added.size() && added.get(i).sameAddress(endpoint)) {
+        endpoint = merge(endpoint, added.get(i++));
+      }
+      all.add(endpoint);
+    }
     return all;
   }
 
@@ -53,14 +60,9 @@ final class EndpointMerger {
    * instead of black-holing; or none.
    */
   List<Endpoint> routable() {
-    added.sort(null);
     List<Endpoint> ready = new ArrayList<>();
     List<Endpoint> servingTerminating = new ArrayList<>();
-    for (int i = 0; i < added.size(); ) {
-      Endpoint endpoint = added.get(i++);
-      while (i < added.size() && added.get(i).sameAddress(endpoint)) {
-        endpoint = merge(endpoint, added.get(i++));
-      }
+    for (Endpoint endpoint : all()) {
       if (endpoint.ready()) {
         ready.add(endpoint);
       } else if (endpoint.serving() && endpoint.terminating()) {
