@@ -34,3 +34,7 @@ no_python=true
 (cd .. && java -cp benchmarks/target/benchmarks.jar dev.routesync.bench.ProcessCpuRun --objects 200 \
   --warmup 300 --bursts 1 --burst 300 --no-python "$no_python" | grep -v SO_KEEPALIVE)
 echo "smoke: every benchmark ran; results in benchmarks/results/"
+# The regression gate: only ratios that stay put on a noisy machine, never an absolute time
+# (RatioGate's javadoc gives the bounds and why). A broken ratio fails CI.
+java -cp "$jar" dev.routesync.bench.RatioGate results/smoke-CoalescingBenchmark.json \
+  results/smoke-ServingFloorBenchmark.json results/smoke-MemoryBenchmark.json

@@ -96,12 +96,17 @@ class TcpListenerTest {
   void anAuthorityThatIsNoHostIsStillRefusedOnTcp(Vertx vertx) throws Exception {
     ApiServer server = listening(vertx);
     try {
-      Map<String, String> refusals =
+      // Vert.x closes the connection on the %-encoded one; grpc-java reports that close one of two
+      // ways, depending on whether its call had started when the close arrived.
+      Map<String, java.util.Set<String>> refusals =
           Map.of(
               "/tmp/a.sock",
-                  "INTERNAL: RST_STREAM closed stream. HTTP/2 error code: PROTOCOL_ERROR",
-              "%2Ftmp%2Fa.sock", "UNAVAILABLE: Network closed for unknown reason");
-      for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+                  java.util.Set.of(
+                      "INTERNAL: RST_STREAM closed stream. HTTP/2 error code: PROTOCOL_ERROR"),
+              "%2Ftmp%2Fa.sock",
+                  java.util.Set.of(
+                      "UNAVAILABLE: Network closed for unknown reason", "UNKNOWN: channel closed"));
+      for (Map.Entry<String, java.util.Set<String>> refusal : refusals.entrySet()) {
         ManagedChannel channel =
             NettyChannelBuilder.forAddress("127.0.0.1", server.tcpPort())
                 .overrideAuthority(refusal.getKey())
@@ -117,7 +122,7 @@ class TcpListenerTest {
                           ResolveRequest.newBuilder().setNamespace("shop").setName("cart").build()))
               .as(":authority %s on TCP", refusal.getKey())
               .isInstanceOf(StatusRuntimeException.class)
-              .hasMessage(refusal.getValue());
+              .satisfies(error -> assertThat(refusal.getValue()).contains(error.getMessage()));
         } finally {
           channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         }
