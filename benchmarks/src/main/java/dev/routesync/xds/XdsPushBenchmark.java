@@ -160,7 +160,7 @@ public class XdsPushBenchmark {
       }
       Client client = new Client(subscribe.build());
       SotwStream stream =
-          new SotwStream(inline, response(client), sources, observer, nacks, () -> {});
+          new SotwStream(inline, response(client), sources, observer, nacks, closed -> {});
       stream.onRequest(client.subscription); // the first answer: every name
       check(client, names);
       stream.onRequest(client.ack());
