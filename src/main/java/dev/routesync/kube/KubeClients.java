@@ -14,6 +14,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /** Builds the fabric8 client the agent watches with, on the agent's own Vert.x instance. */
 public final class KubeClients {
@@ -51,7 +54,34 @@ public final class KubeClients {
     return new KubernetesClientBuilder()
         .withConfig(tuned)
         .withHttpClientFactory(new NamedClients(vertx))
+        .withTaskExecutor(eventExecutor())
         .build();
+  }
+
+  /**
+   * One thread for fabric8's informer callbacks, fed by a plain queue. fabric8's default is a
+   * cached pool behind a {@code SynchronousQueue}: every watch event handed a task to a worker that
+   * then spun and parked in {@code SynchronousQueue.poll}, about 16% of the agent's CPU at a few
+   * hundred events/s (async-profiler, {@code benchmarks/process-cpu.sh --profile}). The callbacks
+   * only record the event and hand it to the sync context, so one thread keeps up; each informer's
+   * callbacks stay in order (fabric8 serializes them per informer either way). Idle for a minute,
+   * the thread ends, so a stopped agent leaves none behind.
+   */
+  static ThreadPoolExecutor eventExecutor() {
+    ThreadPoolExecutor executor =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            runnable -> {
+              Thread thread = new Thread(runnable, "kube-events");
+              thread.setDaemon(true);
+              return thread;
+            });
+    executor.allowCoreThreadTimeOut(true);
+    return executor;
   }
 
   /**
