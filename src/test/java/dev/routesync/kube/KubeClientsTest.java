@@ -1,0 +1,88 @@
+package dev.routesync.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.routesync.testing.MockCluster;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class KubeClientsTest {
+
+  /**
+   * fabric8's default cached pool handed each event to a worker behind a SynchronousQueue (~16% of
+   * the agent's CPU samples at a few hundred events/s); the agent's client runs every informer
+   * callback on its one {@code kube-events} thread.
+   */
+  @Test
+  void informerCallbacksRunOnTheOneEventThread() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    MockCluster cluster = new MockCluster();
+    KubernetesClient client =
+        KubeClients.create(
+            vertx,
+            new ConfigBuilder(Config.empty())
+                .withMasterUrl(cluster.url())
+                .withRequestTimeout(5000)
+                .withConnectionTimeout(2000)
+                .build(),
+            WatchSettings.of(List.of(), "mesh-managed=true"));
+    try {
+      Set<String> threads = ConcurrentHashMap.newKeySet();
+      SharedIndexInformer<ConfigMap> informer =
+          client.configMaps().inNamespace("shop").runnableInformer(0);
+      informer.addEventHandler(
+          new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(ConfigMap object) {
+              threads.add(Thread.currentThread().getName());
+            }
+
+            @Override
+            public void onUpdate(ConfigMap before, ConfigMap after) {
+              threads.add(Thread.currentThread().getName());
+            }
+
+            @Override
+            public void onDelete(ConfigMap object, boolean unknownFinalState) {
+              threads.add(Thread.currentThread().getName());
+            }
+          });
+      informer.start().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      for (int i = 0; i < 20; i++) {
+        cluster
+            .client()
+            .configMaps()
+            .inNamespace("shop")
+            .resource(
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName("cm-" + i)
+                    .endMetadata()
+                    .addToData("i", Integer.toString(i))
+                    .build())
+            .create();
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> informer.getStore().list().size() == 20);
+
+      assertThat(threads).containsExactly("kube-events");
+      informer.close();
+    } finally {
+      cluster.close(); // before the client: see MockCluster#url
+      client.close();
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+}
