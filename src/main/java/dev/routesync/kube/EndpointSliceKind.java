@@ -3,13 +3,11 @@ package dev.routesync.kube;
 import dev.routesync.kube.translate.ObjectTranslation;
 import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.kube.translate.SliceTranslator;
-import dev.routesync.kube.translate.Translation;
 import dev.routesync.table.ServiceKey;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 
@@ -32,11 +30,6 @@ public final class EndpointSliceKind implements WatchedKind<EndpointSlice> {
   @Override
   public Optional<ServiceKey> serviceKeyOf(EndpointSlice slice) {
     return SliceTranslator.serviceKeyOf(slice);
-  }
-
-  @Override
-  public Translation translate(Collection<EndpointSlice> slices) {
-    return SliceTranslator.translate(slices);
   }
 
   @Override

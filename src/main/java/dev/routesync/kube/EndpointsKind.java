@@ -3,14 +3,11 @@ package dev.routesync.kube;
 import dev.routesync.kube.translate.EndpointsTranslator;
 import dev.routesync.kube.translate.ObjectTranslation;
 import dev.routesync.kube.translate.SkipReason;
-import dev.routesync.kube.translate.Translation;
 import dev.routesync.table.ServiceKey;
 import io.fabric8.kubernetes.api.model.Endpoints;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.util.Collection;
-import java.util.List;
 import java.util.Optional;
 
 /** Core {@code v1} Endpoints, for clusters without EndpointSlices ({@code --source endpoints}). */
@@ -32,14 +29,6 @@ public final class EndpointsKind implements WatchedKind<Endpoints> {
   @Override
   public Optional<ServiceKey> serviceKeyOf(Endpoints endpoints) {
     return EndpointsTranslator.serviceKeyOf(endpoints);
-  }
-
-  @Override
-  public Translation translate(Collection<Endpoints> objects) {
-    // Endpoints share their Service's namespace/name, so there is at most one per Service.
-    return objects.isEmpty()
-        ? new Translation(List.of(), List.of())
-        : EndpointsTranslator.translate(objects.iterator().next());
   }
 
   @Override

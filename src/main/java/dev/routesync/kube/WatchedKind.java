@@ -2,12 +2,10 @@ package dev.routesync.kube;
 
 import dev.routesync.kube.translate.ObjectTranslation;
 import dev.routesync.kube.translate.SkipReason;
-import dev.routesync.kube.translate.Translation;
 import dev.routesync.table.ServiceKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.util.Collection;
 import java.util.Optional;
 
 /**
@@ -34,8 +32,6 @@ public interface WatchedKind<T extends HasMetadata> {
   SharedIndexInformer<T> newInformer(KubernetesClient client, String namespace, String selector);
 
   Optional<ServiceKey> serviceKeyOf(T object);
-
-  Translation translate(Collection<T> objectsOfOneService);
 
   /**
    * One object's endpoints and skips, translated once when it arrives ({@link ObjectStore}); a

@@ -22,7 +22,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -207,12 +206,6 @@ class ObjectStoreTest {
     @Override
     public Optional<ServiceKey> serviceKeyOf(EndpointSlice object) {
       return slices.serviceKeyOf(object);
-    }
-
-    @Override
-    public Translation translate(Collection<EndpointSlice> objects) {
-      translated.addAndGet(objects.size());
-      return slices.translate(objects);
     }
 
     @Override
