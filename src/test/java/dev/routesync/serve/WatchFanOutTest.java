@@ -11,6 +11,7 @@ import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
 import dev.routesync.testing.GrpcJavaClient;
+import dev.routesync.testing.RawBytes;
 import dev.routesync.testing.ServeHarness;
 import dev.routesync.testing.WatchRecorder;
 import io.grpc.CallOptions;
@@ -18,10 +19,6 @@ import io.grpc.MethodDescriptor;
 import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +39,7 @@ class WatchFanOutTest {
   /** Watch with the response kept as the bytes on the wire, to compare them across streams. */
   private static final MethodDescriptor<WatchRequest, byte[]> RAW_WATCH =
       GrpcJavaClient.WATCH.toBuilder(
-              ProtoUtils.marshaller(WatchRequest.getDefaultInstance()), new BytesMarshaller())
+              ProtoUtils.marshaller(WatchRequest.getDefaultInstance()), RawBytes.MARSHALLER)
           .build();
 
   @Test
@@ -164,21 +161,5 @@ class WatchFanOutTest {
 
     @Override
     public void onCompleted() {}
-  }
-
-  private static final class BytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 }

@@ -3,6 +3,7 @@ package dev.routesync.xds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.testing.GrpcJavaClient;
+import dev.routesync.testing.RawBytes;
 import dev.routesync.testing.ServeHarness;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
@@ -11,9 +12,7 @@ import io.grpc.ClientCall;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -29,8 +28,8 @@ class AdsLimitsTest {
           .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
           .setFullMethodName(
               "envoy.service.discovery.v3.AggregatedDiscoveryService/StreamAggregatedResources")
-          .setRequestMarshaller(new Bytes())
-          .setResponseMarshaller(new Bytes())
+          .setRequestMarshaller(RawBytes.MARSHALLER)
+          .setResponseMarshaller(RawBytes.MARSHALLER)
           .build();
 
   private final ServeHarness serve;
@@ -168,22 +167,6 @@ class AdsLimitsTest {
       return first.get(15, TimeUnit.SECONDS);
     } finally {
       call.cancel("done", null);
-    }
-  }
-
-  private static final class Bytes implements MethodDescriptor.Marshaller<byte[]> {
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
     }
   }
 }

@@ -8,6 +8,7 @@ import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
 import dev.routesync.testing.GrpcJavaClient;
+import dev.routesync.testing.RawBytes;
 import dev.routesync.testing.ResponseRecorder;
 import dev.routesync.testing.ServeHarness;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
@@ -19,12 +20,8 @@ import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.grpc.CallOptions;
 import io.grpc.MethodDescriptor;
-import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -529,8 +526,8 @@ class DeltaStreamTest {
             .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
             .setFullMethodName(
                 "envoy.service.discovery.v3.AggregatedDiscoveryService/DeltaAggregatedResources")
-            .setRequestMarshaller(new Bytes())
-            .setResponseMarshaller(new Bytes())
+            .setRequestMarshaller(RawBytes.MARSHALLER)
+            .setResponseMarshaller(RawBytes.MARSHALLER)
             .build();
     ResponseRecorder<byte[]> recorder = new ResponseRecorder<>();
     StreamObserver<byte[]> requests =
@@ -545,21 +542,5 @@ class DeltaStreamTest {
     assertThat(status.getCode()).isEqualTo(io.grpc.Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription()).contains("DeltaDiscoveryRequest");
     requests.onCompleted();
-  }
-
-  private static final class Bytes implements MethodDescriptor.Marshaller<byte[]> {
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new StatusRuntimeException(io.grpc.Status.INTERNAL.withCause(e));
-      }
-    }
   }
 }

@@ -1,14 +1,12 @@
 package dev.routesync.xds;
 
+import dev.routesync.testing.RawBytes;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCalls;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -24,29 +22,12 @@ final class IdBackend implements AutoCloseable {
   static final String SERVICE = "routesync.interop.Backend";
   static final String METHOD = SERVICE + "/Who";
 
-  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
-      new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-          return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-          try {
-            return stream.readAllBytes();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      };
-
   private static final MethodDescriptor<byte[], byte[]> WHO =
       MethodDescriptor.<byte[], byte[]>newBuilder()
           .setType(MethodDescriptor.MethodType.UNARY)
           .setFullMethodName(METHOD)
-          .setRequestMarshaller(BYTES)
-          .setResponseMarshaller(BYTES)
+          .setRequestMarshaller(RawBytes.MARSHALLER)
+          .setResponseMarshaller(RawBytes.MARSHALLER)
           .build();
 
   private final String id;
