@@ -24,7 +24,7 @@ run MemoryBenchmark
 # warm, too near the ratio gate's 2x.
 run ServingFloorBenchmark -f 1 -wi 3 -w 1s -i 2 -r 1s
 run EndToEndChurnBenchmark -f 1 -wi 0 -i 1 -p rate=0,1000 -p seconds=1
-run SeparateFeedEndToEndBenchmark -f 1 -wi 0 -i 1 -p rate=0,1000 -p seconds=1
+run SeparateFeedEndToEndBenchmark -f 1 -wi 0 -i 1 -p rate=0,1000 -p seconds=1 -p changes=50 -p warm=false
 run DriftDetectorBenchmark "${short[@]}" -p services=1000
 run XdsPushBenchmark.push "${short[@]}" -p streams=10 -p endpoints=5
 run FanOutBenchmark -p subscribers=10 -p seconds=1

@@ -70,8 +70,12 @@ public final class ScaleRun {
     int services = 10_000;
     String xmx = "256m";
     List<Path> jars = List.of(Path.of("target/routesync.jar"));
+    List<String> agentOptions = new ArrayList<>();
+    Path profiler = null;
     for (int i = 0; i < args.length; i += 2) {
       switch (args[i]) {
+        case "--agent-opt" -> agentOptions.add(args[i + 1]);
+        case "--profile-relist" -> profiler = Path.of(args[i + 1]).toAbsolutePath();
         case "--services" -> services = Integer.parseInt(args[i + 1]);
         case "--xmx" -> xmx = args[i + 1];
         case "--jar" ->
@@ -94,7 +98,15 @@ public final class ScaleRun {
       for (Path jar : jars) {
         System.out.println("agent " + jar);
         try {
-          run(jar, xmx, services, Files.createTempDirectory(dir, "run"), proxy, cluster.port());
+          run(
+              jar,
+              xmx,
+              services,
+              Files.createTempDirectory(dir, "run"),
+              proxy,
+              cluster.port(),
+              agentOptions,
+              profiler);
         } catch (IllegalStateException e) {
           // An agent that cannot start in -Xmx (the point of the run) is a result, not the end.
           System.out.println(
@@ -104,7 +116,20 @@ public final class ScaleRun {
     }
   }
 
-  private static void run(Path jar, String xmx, int services, Path dir, TcpProxy proxy, int apiPort)
+  /**
+   * @param agentOptions extra JVM options for the agent (e.g. a collector to compare)
+   * @param profiler async-profiler's {@code libasyncProfiler.so}, loaded into the agent for the
+   *     relist only (allocation profile), or null
+   */
+  private static void run(
+      Path jar,
+      String xmx,
+      int services,
+      Path dir,
+      TcpProxy proxy,
+      int apiPort,
+      List<String> agentOptions,
+      Path profiler)
       throws Exception {
     Path kubeconfig = dir.resolve("kubeconfig");
     Files.writeString(kubeconfig, kubeconfig("http://127.0.0.1:" + proxy.port()));
@@ -112,28 +137,29 @@ public final class ScaleRun {
     Path gcLog = dir.resolve("gc.log");
     Path log = dir.resolve("agent.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command = new ArrayList<>();
+    command.add(java);
+    command.add("-Xmx" + xmx);
+    command.add("-XX:+ExitOnOutOfMemoryError");
+    command.add("-Xlog:gc:file=" + gcLog);
+    command.addAll(agentOptions);
+    command.addAll(
+        List.of(
+            "-jar",
+            jar.toString(),
+            "agent",
+            "--kubeconfig",
+            kubeconfig.toString(),
+            "--socket",
+            dir.resolve("rs.sock").toString(),
+            "--admin-port",
+            Integer.toString(admin),
+            "--state-file",
+            "",
+            "--relist-after",
+            "1s"));
     Process agent =
-        new ProcessBuilder(
-                java,
-                "-Xmx" + xmx,
-                "-XX:+ExitOnOutOfMemoryError",
-                "-Xlog:gc:file=" + gcLog,
-                "-jar",
-                jar.toString(),
-                "agent",
-                "--kubeconfig",
-                kubeconfig.toString(),
-                "--socket",
-                dir.resolve("rs.sock").toString(),
-                "--admin-port",
-                Integer.toString(admin),
-                "--state-file",
-                "",
-                "--relist-after",
-                "1s")
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     HttpClient http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -169,6 +195,11 @@ public final class ScaleRun {
       // The relist: cut longer than --relist-after, restore, wait until both watches listed.
       double relistsBefore = metric(http, admin, "routesync_relists_total");
       int gcsBefore = lastGc(gcLog);
+      if (profiler != null) {
+        // Allocation samples (TLAB refills and outside-TLAB allocations, weighted by size) from
+        // here to the relist's end: what the relist allocates, by stack.
+        profilerCommand(pid, profiler, "start,event=alloc");
+      }
       proxy.cut();
       Thread.sleep(2_500);
       proxy.restore(apiPort);
@@ -183,6 +214,12 @@ public final class ScaleRun {
       // Settled: the relist's flush has run once the table is not stale any more.
       Thread.sleep(3_000);
       double relistSeconds = (System.nanoTime() - relistStart) / 1e9;
+      if (profiler != null) {
+        Path out = Path.of("relist-alloc-" + services);
+        profilerCommand(pid, profiler, "dump,total,file=" + out.toAbsolutePath() + ".collapsed");
+        profilerCommand(pid, profiler, "stop,total,file=" + out.toAbsolutePath() + ".html");
+        System.out.println("relist allocation profile: " + out + ".collapsed, " + out + ".html");
+      }
       long heapAfterRelist = heapAfterGc(pid);
       long allocated = allocatedMbSince(gcLog, gcsBefore);
       double versionAfter = metric(http, admin, "routesync_table_version");
@@ -317,6 +354,19 @@ public final class ScaleRun {
       throw new IllegalStateException("no heap figure in: " + info);
     }
     return Long.parseLong(used.group(1)) * 1024;
+  }
+
+  /**
+   * One async-profiler command in the agent, through {@code jcmd JVMTI.agent_load}. The options are
+   * quoted: unquoted, jcmd's parser takes {@code event=alloc} for a named argument of its own and
+   * the profiler gets nothing.
+   */
+  private static void profilerCommand(long pid, Path profiler, String options) throws Exception {
+    String answer = jcmd(pid, "JVMTI.agent_load " + profiler + " \"" + options + "\"");
+    System.out.println("async-profiler " + options + ": " + answer.strip().replace("\n", " "));
+    if (!answer.contains("return code: 0")) {
+      throw new IllegalStateException("async-profiler " + options + ": " + answer);
+    }
   }
 
   private static String jcmd(long pid, String command) throws Exception {
