@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.routesync.kube.watch.Generation;
 import dev.routesync.kube.watch.GenerationListener;
+import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.sync.Batch;
 import dev.routesync.sync.Coalescer;
@@ -12,6 +13,7 @@ import dev.routesync.sync.CoalescerSettings;
 import dev.routesync.sync.FakeScheduler;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.testing.ApiServerServices;
 import dev.routesync.testing.MockCluster;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
@@ -140,11 +142,19 @@ class ServicePortsTest {
     }
 
     private Generation<Service> synced(int id, int expected) throws Exception {
+      return synced(
+          id,
+          expected,
+          ServicePorts.spec(cluster.client(), WatchSettings.of(List.of(), "mesh-managed=true")));
+    }
+
+    private Generation<Service> synced(int id, int expected, ResourceSpec<Service> spec)
+        throws Exception {
       CompletableFuture<Void> synced = new CompletableFuture<>();
       Generation<Service> generation =
           new Generation<>(
               id,
-              ServicePorts.spec(cluster.client(), WatchSettings.of(List.of(), "mesh-managed=true")),
+              spec,
               new GenerationListener<>() {
                 @Override
                 public void synced(Generation<Service> generation) {
@@ -198,6 +208,33 @@ class ServicePortsTest {
       assertThat(batches.get(1).keys()).containsExactlyInAnyOrder(QUOTE, CART);
       assertThat(ports.portsOf(QUOTE)).containsExactly(new Port("web", 80, "TCP"));
       assertThat(ports.portsOf(CART)).isEmpty();
+    }
+
+    @Test
+    void theWatchHoldsEachServiceCompactAndARelistKeepsTheServedInstance() throws Exception {
+      // As kubectl apply leaves it: last-applied annotation, managedFields, labels, cluster IPs.
+      Service applied = ApiServerServices.decoded(1);
+      applied.getMetadata().setResourceVersion(null);
+      applied.getMetadata().setUid(null);
+      apply(applied);
+      ResourceSpec<Service> spec =
+          ServicePorts.spec(
+              cluster.client(), WatchSettings.of(List.of(), "mesh-managed=true"), ports);
+      Generation<Service> first = synced(1, 1, spec);
+      sink.replaced(null, first);
+
+      Service held = first.objects().get(0);
+      assertThat(held.getMetadata().getAnnotations()).isEmpty();
+      assertThat(held.getMetadata().getLabels()).isEmpty();
+      assertThat(held.getMetadata().getManagedFields()).isEmpty();
+      assertThat(held.getSpec().getClusterIPs()).isEmpty();
+      assertThat(held.getStatus()).isNull();
+      assertThat(ports.portsOf(new ServiceKey("shop-001", "checkout-00001")))
+          .containsExactly(new Port("grpc", 9090, "TCP"), new Port("http", 80, "TCP"));
+
+      Generation<Service> relisted = synced(2, 1, spec);
+
+      assertThat(relisted.objects()).singleElement().isSameAs(held);
     }
   }
 }
