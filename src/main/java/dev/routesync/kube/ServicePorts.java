@@ -25,6 +25,10 @@ import java.util.function.Function;
  * <p>The watch has the slice watch's namespaces and label selector: the EndpointSlice controller
  * copies a Service's labels to its slices, so one selector selects both.
  *
+ * <p>Its informers keep each Service compact ({@link ServiceStore}): the identity, selector, type,
+ * publishNotReadyAddresses and ports, which is all this class and the drift detector (the watch's
+ * second consumer) read; its events carry the same compact instances.
+ *
  * <p>Threading: read and swapped on the sync context.
  */
 public final class ServicePorts {
