@@ -136,6 +136,6 @@ class MembershipTest {
     // now the compact Service (about 700, the very instance the watch's store holds) and the
     // Membership's own state and selector index.
     System.out.printf("drift Membership, bytes per Service: %,d%n", bytes);
-    assertThat(bytes).isLessThanOrEqualTo(1_400);
+    assertThat(bytes).isLessThanOrEqualTo(1_250);
   }
 }
