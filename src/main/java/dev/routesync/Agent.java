@@ -219,6 +219,7 @@ public final class Agent {
     // The drift detector is the Services watch's second consumer.
     this.services =
         watchServices(
+            wiring.servicePorts(),
             drift == null
                 ? wiring.servicesSink()
                 : WatchSinks.tee(wiring.servicesSink(), drift.services()));
@@ -259,7 +260,10 @@ public final class Agent {
   }
 
   private record Wiring<T extends HasMetadata>(
-      Coalescer coalescer, ResourceWatch<T> supervisor, WatchSink<Service> servicesSink) {}
+      Coalescer coalescer,
+      ResourceWatch<T> supervisor,
+      ServicePorts servicePorts,
+      WatchSink<Service> servicesSink) {}
 
   /**
    * @param alsoTo a second consumer of the watch (the drift detector), or null
@@ -287,15 +291,19 @@ public final class Agent {
             new HeardObserver(metrics.watch(spec.kind()), freshness, Clock.systemUTC()),
             new Random());
     return new Wiring<>(
-        newCoalescer, newSupervisor, new ServicePortsSink(servicePorts, newCoalescer));
+        newCoalescer,
+        newSupervisor,
+        servicePorts,
+        new ServicePortsSink(servicePorts, newCoalescer));
   }
 
   /**
    * The Services watch: the slice watch's namespaces, selector and recovery, always on, since the
    * table needs the Services' declared ports to count ready endpoints per port.
    */
-  private ResourceWatch<Service> watchServices(WatchSink<Service> sink) {
-    ResourceSpec<Service> spec = ServicePorts.spec(client, config.watch());
+  private ResourceWatch<Service> watchServices(ServicePorts ports, WatchSink<Service> sink) {
+    // Each Service kept compact, the served generation's instances reused by a relist.
+    ResourceSpec<Service> spec = ServicePorts.spec(client, config.watch(), ports);
     return new ResourceWatch<>(
         spec,
         config.watch().recovery(),

@@ -5,6 +5,7 @@ import static dev.routesync.drift.ObjectKeys.refOf;
 import static dev.routesync.drift.ObjectKeys.resourceVersion;
 import static dev.routesync.drift.ObjectKeys.sameVersion;
 
+import dev.routesync.rules.CompactServices;
 import dev.routesync.rules.ServiceSelection;
 import io.fabric8.kubernetes.api.model.Service;
 import java.util.Collection;
@@ -63,11 +64,15 @@ final class Membership {
 
   // ---- the Services watch ----------------------------------------------------------------------
 
-  void serviceUpserted(Service service, long at) {
-    ServiceRef ref = refOf(service);
+  void serviceUpserted(Service decoded, long at) {
+    ServiceRef ref = refOf(decoded);
     if (ref == null) {
       return;
     }
+    // Kept for as long as the Service is watched: only what the rules read. The agent's Services
+    // watch hands over compact Services already (its store compacts them), and this keeps them as
+    // they are; a whole one (a test's, a benchmark's) is reduced here.
+    Service service = CompactServices.compact(decoded);
     ServiceState state = services.get(ref);
     if (state == null) {
       services.put(ref, new ServiceState(service, at));
@@ -106,6 +111,13 @@ final class Membership {
       ServiceState known = services.get(refOf(service));
       if (known == null || !sameVersion(known.service, service)) {
         serviceUpserted(service, at);
+      } else {
+        // Unchanged: hold the listed instance (the new generation's store holds it) rather than
+        // the old generation's, which would then be the only one left holding that copy.
+        Service compact = CompactServices.compact(service);
+        if (compact.equals(known.service)) {
+          known.service = compact;
+        }
       }
     }
   }

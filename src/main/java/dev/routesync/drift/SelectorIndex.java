@@ -20,9 +20,13 @@ import java.util.TreeMap;
  */
 final class SelectorIndex {
 
-  // namespace -> "key=value" -> Services filed under it
-  private final Map<String, Map<String, Set<ServiceRef>>> byNamespace = new HashMap<>();
-  private final Map<ServiceRef, String> filedUnder = new HashMap<>();
+  // namespace -> key=value -> Services filed under it. A pair shares the selector's strings (a
+  // "key=value" string was a new one per Service), and most pairs file one Service, so their sets
+  // start small (a default HashSet's table alone is 80 bytes): at 40,000 Services, ~4 MiB less.
+  private final Map<String, Map<Pair, Set<ServiceRef>>> byNamespace = new HashMap<>();
+  private final Map<ServiceRef, Pair> filedUnder = new HashMap<>();
+
+  private record Pair(String key, String value) {}
 
   /** Files {@code service} (or removes it, if the controller fills no endpoints for it). */
   void put(ServiceRef ref, Service service) {
@@ -31,20 +35,20 @@ final class SelectorIndex {
       return;
     }
     Map.Entry<String, String> first = new TreeMap<>(service.getSpec().getSelector()).firstEntry();
-    String pair = pair(first.getKey(), first.getValue());
+    Pair pair = new Pair(first.getKey(), first.getValue());
     byNamespace
         .computeIfAbsent(ref.namespace(), ns -> new HashMap<>())
-        .computeIfAbsent(pair, p -> new HashSet<>())
+        .computeIfAbsent(pair, p -> new HashSet<>(2))
         .add(ref);
     filedUnder.put(ref, pair);
   }
 
   void remove(ServiceRef ref) {
-    String pair = filedUnder.remove(ref);
+    Pair pair = filedUnder.remove(ref);
     if (pair == null) {
       return;
     }
-    Map<String, Set<ServiceRef>> pairs = byNamespace.get(ref.namespace());
+    Map<Pair, Set<ServiceRef>> pairs = byNamespace.get(ref.namespace());
     Set<ServiceRef> refs = pairs.get(pair);
     refs.remove(ref);
     if (refs.isEmpty()) {
@@ -57,13 +61,13 @@ final class SelectorIndex {
 
   /** The Services of {@code namespace} that might select a pod with {@code labels}. */
   Set<ServiceRef> candidates(String namespace, Map<String, String> labels) {
-    Map<String, Set<ServiceRef>> pairs = byNamespace.get(namespace);
+    Map<Pair, Set<ServiceRef>> pairs = byNamespace.get(namespace);
     if (pairs == null || labels == null || labels.isEmpty()) {
       return Set.of();
     }
     Set<ServiceRef> candidates = new HashSet<>();
     for (Map.Entry<String, String> label : labels.entrySet()) {
-      Set<ServiceRef> filed = pairs.get(pair(label.getKey(), label.getValue()));
+      Set<ServiceRef> filed = pairs.get(new Pair(label.getKey(), label.getValue()));
       if (filed != null) {
         candidates.addAll(filed);
       }
@@ -74,9 +78,5 @@ final class SelectorIndex {
   void clear() {
     byNamespace.clear();
     filedUnder.clear();
-  }
-
-  private static String pair(String key, String value) {
-    return key + "=" + value;
   }
 }

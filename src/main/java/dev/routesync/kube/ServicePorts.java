@@ -8,11 +8,13 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The Services watch, the table's second input: the ports each Service declares, read from the
@@ -23,6 +25,10 @@ import java.util.Optional;
  * <p>The watch has the slice watch's namespaces and label selector: the EndpointSlice controller
  * copies a Service's labels to its slices, so one selector selects both.
  *
+ * <p>Its informers keep each Service compact ({@link ServiceStore}): the identity, selector, type,
+ * publishNotReadyAddresses and ports, which is all this class and the drift detector (the watch's
+ * second consumer) read; its events carry the same compact instances.
+ *
  * <p>Threading: read and swapped on the sync context.
  */
 public final class ServicePorts {
@@ -30,16 +36,27 @@ public final class ServicePorts {
   /** The resource kind, as a metric label and in logs. */
   public static final String KIND = "Service";
 
-  /** Index of Services by {@code namespace/name}. */
-  static final String BY_KEY = "key";
-
   private volatile Generation<Service> current;
 
   /**
    * The watch of Services in the configured namespaces, filtered by the label selector on the API
-   * server and indexed by {@code namespace/name}.
+   * server, each Service kept compact in a {@link ServiceStore} keyed by {@code namespace/name}.
    */
   public static ResourceSpec<Service> spec(KubernetesClient client, WatchSettings settings) {
+    return spec(client, settings, key -> null);
+  }
+
+  /**
+   * The watch whose served generation is {@code ports}': a relist keeps the served instance of
+   * every Service whose compact form is unchanged.
+   */
+  public static ResourceSpec<Service> spec(
+      KubernetesClient client, WatchSettings settings, ServicePorts ports) {
+    return spec(client, settings, ports::served);
+  }
+
+  private static ResourceSpec<Service> spec(
+      KubernetesClient client, WatchSettings settings, Function<String, Service> served) {
     return new ResourceSpec<>(
         KIND,
         settings.namespaces(),
@@ -49,8 +66,9 @@ public final class ServicePorts {
               namespace == null ? services.inAnyNamespace() : services.inNamespace(namespace);
           return scoped.withLabelSelector(settings.labelSelector()).runnableInformer(0);
         },
-        Map.of(
-            BY_KEY, service -> keyOf(service).map(k -> List.of(k.toString())).orElse(List.of())));
+        // The store is the index by key: fabric8's indexes would cost an entry per Service.
+        Map.of(),
+        namespace -> new ServiceStore(served));
   }
 
   /**
@@ -59,11 +77,18 @@ public final class ServicePorts {
    */
   public List<Port> portsOf(ServiceKey key) {
     Generation<Service> generation = current;
-    if (generation == null) {
-      return List.of();
-    }
-    List<Service> services = generation.byIndex(key.namespace(), BY_KEY, key.toString());
-    return services.isEmpty() ? List.of() : portsOf(services.get(0));
+    ItemStore<Service> store = generation == null ? null : generation.itemStore(key.namespace());
+    Service service = store == null ? null : store.get(key.toString());
+    return service == null ? List.of() : portsOf(service);
+  }
+
+  /** The served generation's (compact) Service under a fabric8 key, or null. */
+  Service served(String key) {
+    Generation<Service> generation = current;
+    int slash = key.indexOf('/');
+    ItemStore<Service> store =
+        generation == null || slash < 0 ? null : generation.itemStore(key.substring(0, slash));
+    return store == null ? null : store.get(key);
   }
 
   /**

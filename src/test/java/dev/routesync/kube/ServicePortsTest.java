@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.routesync.kube.watch.Generation;
 import dev.routesync.kube.watch.GenerationListener;
+import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.kube.watch.WatchEvent;
 import dev.routesync.sync.Batch;
 import dev.routesync.sync.Coalescer;
@@ -12,6 +13,7 @@ import dev.routesync.sync.CoalescerSettings;
 import dev.routesync.sync.FakeScheduler;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.testing.ApiServerServices;
 import dev.routesync.testing.MockCluster;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
@@ -128,6 +131,7 @@ class ServicePortsTest {
 
     private final MockCluster cluster = new MockCluster();
     private final List<Generation<Service>> started = new ArrayList<>();
+    private final List<WatchEvent<Service>> events = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void stop() throws Exception {
@@ -140,11 +144,19 @@ class ServicePortsTest {
     }
 
     private Generation<Service> synced(int id, int expected) throws Exception {
+      return synced(
+          id,
+          expected,
+          ServicePorts.spec(cluster.client(), WatchSettings.of(List.of(), "mesh-managed=true")));
+    }
+
+    private Generation<Service> synced(int id, int expected, ResourceSpec<Service> spec)
+        throws Exception {
       CompletableFuture<Void> synced = new CompletableFuture<>();
       Generation<Service> generation =
           new Generation<>(
               id,
-              ServicePorts.spec(cluster.client(), WatchSettings.of(List.of(), "mesh-managed=true")),
+              spec,
               new GenerationListener<>() {
                 @Override
                 public void synced(Generation<Service> generation) {
@@ -157,7 +169,9 @@ class ServicePortsTest {
                 }
 
                 @Override
-                public void event(Generation<Service> generation, WatchEvent<Service> event) {}
+                public void event(Generation<Service> generation, WatchEvent<Service> event) {
+                  events.add(event);
+                }
 
                 @Override
                 public void relistingInPlace(Generation<Service> generation) {}
@@ -198,6 +212,60 @@ class ServicePortsTest {
       assertThat(batches.get(1).keys()).containsExactlyInAnyOrder(QUOTE, CART);
       assertThat(ports.portsOf(QUOTE)).containsExactly(new Port("web", 80, "TCP"));
       assertThat(ports.portsOf(CART)).isEmpty();
+    }
+
+    @Test
+    void theWatchHoldsEachServiceCompactAndARelistKeepsTheServedInstance() throws Exception {
+      // As kubectl apply leaves it: last-applied annotation, managedFields, labels, cluster IPs.
+      Service applied = ApiServerServices.decoded(1);
+      applied.getMetadata().setResourceVersion(null);
+      applied.getMetadata().setUid(null);
+      apply(applied);
+      ResourceSpec<Service> spec =
+          ServicePorts.spec(
+              cluster.client(), WatchSettings.of(List.of(), "mesh-managed=true"), ports);
+      Generation<Service> first = synced(1, 1, spec);
+      sink.replaced(null, first);
+
+      Service held = first.objects().get(0);
+      assertThat(held.getMetadata().getAnnotations()).isEmpty();
+      assertThat(held.getMetadata().getLabels()).isEmpty();
+      assertThat(held.getMetadata().getManagedFields()).isEmpty();
+      assertThat(held.getSpec().getClusterIPs()).isEmpty();
+      assertThat(held.getStatus()).isNull();
+      assertThat(ports.portsOf(new ServiceKey("shop-001", "checkout-00001")))
+          .containsExactly(new Port("grpc", 9090, "TCP"), new Port("http", 80, "TCP"));
+
+      Generation<Service> relisted = synced(2, 1, spec);
+
+      assertThat(relisted.objects()).singleElement().isSameAs(held);
+    }
+
+    @Test
+    void anEventCarriesTheStoredCompactInstance() throws Exception {
+      // What lets the drift detector hold the store's instances: fabric8 notifies with the very
+      // object it put in the store, which the store compacted in place.
+      Service applied = ApiServerServices.decoded(2);
+      applied.getMetadata().setResourceVersion(null);
+      applied.getMetadata().setUid(null);
+      apply(applied);
+      Generation<Service> generation = synced(1, 1);
+      applied.getSpec().getPorts().get(0).setName("web");
+
+      apply(applied);
+
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> events.stream().anyMatch(e -> e.type() == WatchEvent.Type.UPDATED));
+      Service updated =
+          events.stream()
+              .filter(e -> e.type() == WatchEvent.Type.UPDATED)
+              .findFirst()
+              .orElseThrow()
+              .object();
+      assertThat(updated.getMetadata().getAnnotations()).isEmpty();
+      assertThat(updated.getSpec().getPorts().get(0).getName()).isEqualTo("web");
+      assertThat(generation.objects()).singleElement().isSameAs(updated);
     }
   }
 }
