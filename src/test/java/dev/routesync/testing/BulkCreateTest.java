@@ -165,6 +165,19 @@ class BulkCreateTest {
   }
 
   @Test
+  void anObjectTheMockRefusesIsRefused() {
+    Service nameless = service("cart");
+    nameless.getMetadata().setName(null);
+
+    assertThatThrownBy(() -> cluster.createAll(List.of(service("quote"), nameless)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("name or generateName");
+    assertThat(client.services().inNamespace("shop").list().getItems())
+        .extracting(s -> s.getMetadata().getName())
+        .containsExactly("quote");
+  }
+
+  @Test
   void listsArePagedAndWatchesSeeTheBatch() {
     List<String> seen = new CopyOnWriteArrayList<>();
     watch =
