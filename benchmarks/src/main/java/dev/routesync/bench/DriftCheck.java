@@ -111,12 +111,18 @@ final class DriftCheck {
   }
 
   private static String get(HttpClient http, int port, String path) throws Exception {
-    HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(10))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response;
+    try {
+      response =
+          http.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                  .timeout(Duration.ofSeconds(10))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+    } catch (java.io.IOException e) {
+      // An agent gone (out of its heap, say) is a result line, not the end of the run.
+      throw new IllegalStateException("the agent did not answer " + path + ": " + e, e);
+    }
     if (response.statusCode() != 200) {
       throw new IllegalStateException(path + " answered " + response.statusCode());
     }

@@ -41,9 +41,10 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * Run a baseline ({@code --services 0}) to subtract what an empty agent holds. The mock is written
- * in bulk ({@link MockCluster#createAll}): ~10 s for 40k Services and their slices here, against
- * over 10 minutes by HTTP ({@code --seed http [--writers 4]}, kept to compare). A drift-on run
- * spends 32 s more waiting out the grace. Smoke: {@code --services 500}.
+ * in bulk ({@link MockCluster#createAll}, O(N)): 40k Services and their slices took 100-137 s wall
+ * (~50-60 s of CPU) on the 2 shared cores at load 10, where HTTP ({@code --seed http [--writers
+ * N]}, kept to compare; O(N²) in the mock) took 151 s for 2,000. A drift-on run spends 32 s more
+ * waiting out the grace. Smoke: {@code --services 500}.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.routesync.bench.ScaleRun \
