@@ -1,5 +1,6 @@
 package dev.routesync.testing;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -17,6 +18,7 @@ import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -58,6 +60,7 @@ public final class MockCluster implements AutoCloseable {
   private final WatchBookmarks bookmarks;
   // The CRUD mock answers every list whole; a real API server pages it when asked (limit).
   private final PagedLists paged = new PagedLists();
+  private final BulkCreate bulk;
 
   public MockCluster() {
     this(false);
@@ -76,6 +79,7 @@ public final class MockCluster implements AutoCloseable {
   private MockCluster(boolean expireResumes) {
     KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(new HashMap<>());
     KubernetesCrudDispatcher store = NodeIndex.install(crud);
+    bulk = new BulkCreate(store);
     bookmarks = new WatchBookmarks(store::requestResourceVersion);
     resumes = expireResumes ? new ExpiredResumes(store) : null;
     Dispatcher dispatcher =
@@ -229,6 +233,16 @@ public final class MockCluster implements AutoCloseable {
   /** Deletes at once, as {@link #delete(EndpointSlice)} does. */
   public void delete(Service service) {
     client.resource(service).delete();
+  }
+
+  /**
+   * Creates every object as a POST would (same uids, resourceVersions, indexes and watch events),
+   * without a request per object: for seeding tens of thousands (see {@link BulkCreate}).
+   *
+   * @return the uid the mock gave each object, in order
+   */
+  public List<String> createAll(Collection<? extends HasMetadata> objects) {
+    return bulk.createAll(objects);
   }
 
   public List<Service> services() {

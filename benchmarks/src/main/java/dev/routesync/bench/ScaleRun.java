@@ -2,11 +2,6 @@ package dev.routesync.bench;
 
 import dev.routesync.testing.MockCluster;
 import dev.routesync.testing.TcpProxy;
-import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -19,10 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,8 +22,10 @@ import java.util.regex.Pattern;
 /**
  * Cold start and relist at cluster scale, whole process: fabric8's CRUD mock in this JVM (made to
  * page lists as a real API server does, {@code PagedLists}) holding N mesh-managed Services with
- * one EndpointSlice of 25 endpoints each (realistic names, as in {@link MemoryBenchmark}), and the
- * agent jar started as a child process with {@code -Xmx256m} (or {@code --xmx}). Measures:
+ * one EndpointSlice of 25 endpoints each, and this node's 110 pods ({@link ScaleSeed}), and the
+ * agent jar started as a child process with {@code -Xmx256m} (or {@code --xmx}) as the DaemonSet
+ * runs it: with {@code NODE_NAME} set, so the drift detector is on and watches this node's pods
+ * ({@code --no-drift}: without a node name, the detector off, to compare). Measures:
  *
  * <ul>
  *   <li>time to ready: from the child's start to {@code /readyz} answering 200;
@@ -41,16 +35,21 @@ import java.util.regex.Pattern;
  *       1s} and restored, so both watches list afresh beside their served state; the table versions
  *       it published (the {@code routesync_table_version} gauge: must not move) and the bytes it
  *       allocated (the GC log's heap growth between the GCs that bracket it, from one {@code
- *       GC.run} before to one after).
+ *       GC.run} before to one after);
+ *   <li>with the detector on, that it is on and reports no drift on this clean node, at ready and
+ *       again after the relist plus the detector's 30 s grace ({@link DriftCheck}): the RESULT line
+ *       says {@code drift=on} only then, {@code drift=on-UNEXPECTED} otherwise.
  * </ul>
  *
- * Run a baseline ({@code --services 0}) to subtract what an empty agent holds. Takes about a minute
- * at 10k, mostly populating the mock (~500 writes/s here); 3-4 minutes at 40k. Smoke: {@code
- * --services 500}.
+ * Run a baseline ({@code --services 0}) to subtract what an empty agent holds. The mock is written
+ * in bulk ({@link MockCluster#createAll}, O(N)): 40k Services and their slices took 100-137 s wall
+ * (~50-60 s of CPU) on the 2 shared cores at load 10, where HTTP ({@code --seed http [--writers
+ * N]}, kept to compare; O(N²) in the mock) took 151 s for 2,000. A drift-on run spends 32 s more
+ * waiting out the grace. Smoke: {@code --services 500}.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.routesync.bench.ScaleRun \
- *     --jar target/routesync.jar --services 10000 [--xmx 256m]
+ *     --jar target/routesync.jar --services 10000 [--xmx 256m] [--no-drift]
  * </pre>
  *
  * Or {@code benchmarks/scale-run.sh}, which builds what is missing and runs the 10k and 40k sizes
@@ -58,11 +57,12 @@ import java.util.regex.Pattern;
  */
 public final class ScaleRun {
 
-  private static final int ENDPOINTS = 25;
-  private static final int NAMESPACES = 50;
+  private static final int ENDPOINTS = ScaleSeed.ENDPOINTS;
   private static final Pattern GC_LINE =
       Pattern.compile("GC\\((\\d+)\\).*?(\\d+)M->(\\d+)M\\((\\d+)M\\)");
   private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+  // The agent's default --drift-grace (DriftSettings), which the DaemonSet keeps.
+  private static final Duration DRIFT_GRACE = Duration.ofSeconds(30);
 
   private ScaleRun() {}
 
@@ -72,10 +72,19 @@ public final class ScaleRun {
     List<Path> jars = List.of(Path.of("target/routesync.jar"));
     List<String> agentOptions = new ArrayList<>();
     Path profiler = null;
+    boolean drift = true;
+    ScaleSeed.Writer writer = ScaleSeed.Writer.BULK;
+    int writers = 4;
     for (int i = 0; i < args.length; i += 2) {
       switch (args[i]) {
         case "--agent-opt" -> agentOptions.add(args[i + 1]);
         case "--profile-relist" -> profiler = Path.of(args[i + 1]).toAbsolutePath();
+        case "--no-drift" -> {
+          drift = false;
+          i--; // a flag: no value
+        }
+        case "--seed" -> writer = ScaleSeed.Writer.valueOf(args[i + 1].toUpperCase(Locale.ROOT));
+        case "--writers" -> writers = Integer.parseInt(args[i + 1]);
         case "--services" -> services = Integer.parseInt(args[i + 1]);
         case "--xmx" -> xmx = args[i + 1];
         case "--jar" ->
@@ -86,14 +95,18 @@ public final class ScaleRun {
     Path dir = Files.createTempDirectory("scale-run");
     try (MockCluster cluster = new MockCluster();
         TcpProxy proxy = new TcpProxy(cluster.port())) {
-      long populateStart = System.nanoTime();
-      populate(cluster.client(), services);
+      ScaleSeed.Seeded seeded = ScaleSeed.seed(cluster, services, drift, writer, writers);
       System.out.printf(
           Locale.ROOT,
-          "populated %d Services x %d endpoints in %.1f s%n",
+          "populated %d Services x %d endpoints, %d pods on node %s (%d Services select them)"
+              + " in %.1f s (%s)%n",
           services,
           ENDPOINTS,
-          (System.nanoTime() - populateStart) / 1e9);
+          seeded.podsHere(),
+          ScaleSeed.NODE,
+          seeded.servicesWithPodsHere(),
+          seeded.seconds(),
+          writer == ScaleSeed.Writer.HTTP ? writers + " HTTP writers" : "bulk");
       // Several jars (before and after a change) against the same populated mock, one at a time.
       for (Path jar : jars) {
         System.out.println("agent " + jar);
@@ -105,18 +118,29 @@ public final class ScaleRun {
               Files.createTempDirectory(dir, "run"),
               proxy,
               cluster.port(),
+              seeded,
+              drift,
               agentOptions,
               profiler);
         } catch (IllegalStateException e) {
           // An agent that cannot start in -Xmx (the point of the run) is a result, not the end.
-          System.out.println(
-              "RESULT services=" + services + " xmx=" + xmx + " FAILED: " + e.getMessage());
+          System.out.printf(
+              Locale.ROOT,
+              "RESULT services=%d xmx=%s drift=%s seed_s=%.1f FAILED: %s%n",
+              services,
+              xmx,
+              drift ? "on" : "off",
+              seeded.seconds(),
+              e.getMessage());
         }
       }
     }
   }
 
   /**
+   * @param seeded what the mock holds (and how long writing it took)
+   * @param drift whether the drift detector runs: this node's name in {@code NODE_NAME}, as the
+   *     DaemonSet sets it (without it, no node name: the detector is off)
    * @param agentOptions extra JVM options for the agent (e.g. a collector to compare)
    * @param profiler async-profiler's {@code libasyncProfiler.so}, loaded into the agent for the
    *     relist only (allocation profile), or null
@@ -128,6 +152,8 @@ public final class ScaleRun {
       Path dir,
       TcpProxy proxy,
       int apiPort,
+      ScaleSeed.Seeded seeded,
+      boolean drift,
       List<String> agentOptions,
       Path profiler)
       throws Exception {
@@ -158,8 +184,10 @@ public final class ScaleRun {
             "",
             "--relist-after",
             "1s"));
-    Process agent =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    ProcessBuilder agentProcess =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    nodeName(agentProcess.environment(), drift);
+    Process agent = agentProcess.start();
     HttpClient http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -179,6 +207,8 @@ public final class ScaleRun {
         Thread.sleep(100);
       }
       double ready = (System.nanoTime() - start) / 1e9;
+      DriftCheck.Report driftAtReady = DriftCheck.await(http, admin, Duration.ofMinutes(2));
+      System.out.println("drift at ready: " + driftAtReady.line());
       long pid = agent.pid();
       long heapAfterGc = heapAfterGc(pid);
       long peak = peakBeforeGcMb(gcLog);
@@ -232,13 +262,25 @@ public final class ScaleRun {
           allocated,
           heapAfterRelist / 1048576.0,
           peakBeforeGcMb(gcLog));
+      String driftResult = "off";
+      if (drift) {
+        // NotInEndpoints is reported only after the grace from the last sync (the relist's):
+        // past it, a pod the slices miss would show.
+        Thread.sleep(DRIFT_GRACE.plusSeconds(2).toMillis());
+        DriftCheck.Report after = DriftCheck.read(http, admin);
+        System.out.println("drift after the relist and its grace: " + after.line());
+        boolean clean = driftAtReady.matches(seeded) && after.matches(seeded);
+        driftResult = clean ? "on" : "on-UNEXPECTED"; // the two lines above say what
+      }
       System.out.printf(
           Locale.ROOT,
-          "RESULT services=%d endpoints=%d xmx=%s ready_s=%.1f heap_after_gc_mib=%.1f"
-              + " peak_mib=%d relist_versions=%.0f relist_alloc_mib=%d%n",
+          "RESULT services=%d endpoints=%d xmx=%s drift=%s seed_s=%.1f ready_s=%.1f"
+              + " heap_after_gc_mib=%.1f peak_mib=%d relist_versions=%.0f relist_alloc_mib=%d%n",
           services,
           services * ENDPOINTS,
           xmx,
+          driftResult,
+          seeded.seconds(),
           ready,
           heapAfterGc / 1048576.0,
           peakBeforeGcMb(gcLog),
@@ -252,95 +294,15 @@ public final class ScaleRun {
     }
   }
 
-  /** N Services with one slice each, written by a few writers (the mock takes ~500 writes/s). */
-  static void populate(KubernetesClient client, int services) throws Exception {
-    Random random = new Random(42);
-    String[] nodes = new String[50];
-    for (int n = 0; n < nodes.length; n++) {
-      nodes[n] = String.format(Locale.ROOT, "gke-prod-default-pool-%08x-abcd", random.nextInt());
+  /** The node name as the DaemonSet passes it (the downward API's spec.nodeName), or none. */
+  private static void nodeName(Map<String, String> environment, boolean drift) {
+    environment.remove("ROUTESYNC_NODE_NAME");
+    environment.remove("ROUTESYNC_DRIFT_DETECTOR");
+    if (drift) {
+      environment.put("NODE_NAME", ScaleSeed.NODE);
+    } else {
+      environment.remove("NODE_NAME");
     }
-    ExecutorService writers = Executors.newFixedThreadPool(4);
-    List<Future<?>> done = new ArrayList<>();
-    int address = 0;
-    for (int s = 0; s < services; s++) {
-      String namespace = "team-" + s % NAMESPACES;
-      String name = "svc-" + s;
-      EndpointSliceBuilder slice =
-          new EndpointSliceBuilder()
-              .withNewMetadata()
-              .withNamespace(namespace)
-              .withName(name + "-" + hash(random, 5))
-              .addToLabels("kubernetes.io/service-name", name)
-              .addToLabels("mesh-managed", "true")
-              .addToAnnotations(
-                  "endpoints.kubernetes.io/last-change-trigger-time", "2026-01-01T00:00:00Z")
-              .endMetadata()
-              .withAddressType("IPv4")
-              .addNewPort()
-              .withName("http")
-              .withPort(8080)
-              .withProtocol("TCP")
-              .endPort();
-      String replicaSet = name + "-" + hash(random, 10) + "-";
-      for (int e = 0; e < ENDPOINTS; e++) {
-        int host = (address++ * 0x9E3B) & 0xFFFFF;
-        String ip = "10." + (64 + (host >> 16)) + "." + ((host >> 8) & 255) + "." + (host & 255);
-        int node = random.nextInt(nodes.length);
-        slice.addToEndpoints(
-            new EndpointBuilder()
-                .withAddresses(ip)
-                .withZone("zone-" + (char) ('a' + node % 3))
-                .withNodeName(nodes[node])
-                .withNewTargetRef()
-                .withKind("Pod")
-                .withNamespace(namespace)
-                .withName(replicaSet + hash(random, 5))
-                .endTargetRef()
-                .withNewConditions()
-                .withReady(true)
-                .withServing(true)
-                .withTerminating(false)
-                .endConditions()
-                .build());
-      }
-      EndpointSlice built = slice.build();
-      io.fabric8.kubernetes.api.model.Service service =
-          new ServiceBuilder()
-              .withNewMetadata()
-              .withNamespace(namespace)
-              .withName(name)
-              .addToLabels("mesh-managed", "true")
-              .endMetadata()
-              .withNewSpec()
-              .addToSelector("app", name)
-              .addNewPort()
-              .withName("http")
-              .withPort(80)
-              .withNewTargetPort(8080)
-              .withProtocol("TCP")
-              .endPort()
-              .endSpec()
-              .build();
-      done.add(
-          writers.submit(
-              () -> {
-                client.resource(service).create();
-                client.resource(built).create();
-              }));
-    }
-    for (Future<?> write : done) {
-      write.get(5, TimeUnit.MINUTES);
-    }
-    writers.shutdown();
-  }
-
-  private static String hash(Random random, int length) {
-    String alphabet = "bcdfghjklmnpqrstvwxz2456789";
-    StringBuilder out = new StringBuilder(length);
-    for (int i = 0; i < length; i++) {
-      out.append(alphabet.charAt(random.nextInt(alphabet.length())));
-    }
-    return out.toString();
   }
 
   private static long heapAfterGc(long pid) throws Exception {
