@@ -4,7 +4,9 @@ import dev.routesync.config.AgentConfig;
 import dev.routesync.config.Source;
 import dev.routesync.drift.DriftDetector;
 import dev.routesync.drift.DriftView;
+import dev.routesync.drift.NodeSlice;
 import dev.routesync.drift.RecordedDriftEvents;
+import dev.routesync.kube.CompactForms;
 import dev.routesync.kube.EndpointSliceKind;
 import dev.routesync.kube.EndpointsKind;
 import dev.routesync.kube.KubeClients;
@@ -49,6 +51,7 @@ import dev.routesync.xds.XdsServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -208,9 +211,8 @@ public final class Agent {
                 new RecordedDriftEvents(events));
     Wiring<?> wiring =
         switch (config.source()) {
-          case ENDPOINTSLICES ->
-              wire(new EndpointSliceKind(), skips, drift == null ? null : drift.slices());
-          case ENDPOINTS -> wire(new EndpointsKind(), skips, null);
+          case ENDPOINTSLICES -> wireSlices(skips);
+          case ENDPOINTS -> wire(new EndpointsKind(), skips, null, null);
         };
     this.coalescer = wiring.coalescer();
     // Until both table watches have synced: their first lists publish one version together.
@@ -266,10 +268,24 @@ public final class Agent {
       WatchSink<Service> servicesSink) {}
 
   /**
+   * The EndpointSlice watch: the table's, and the drift detector's when it runs. The detector keeps
+   * a {@link NodeSlice} of each slice, which the informer's store makes for it (so that no decoded
+   * slice is kept) and hands it at each relist.
+   */
+  private Wiring<EndpointSlice> wireSlices(SkipReporter skips) {
+    if (drift == null) {
+      return wire(new EndpointSliceKind(), skips, null, null);
+    }
+    CompactForms<EndpointSlice, NodeSlice> forms = new CompactForms<>(drift::nodeSliceOf);
+    return wire(new EndpointSliceKind(), skips, forms, drift.slices(forms::handOver));
+  }
+
+  /**
+   * @param forms what {@code alsoTo} keeps of each object, made by the informer's store, or null
    * @param alsoTo a second consumer of the watch (the drift detector), or null
    */
   private <T extends HasMetadata> Wiring<T> wire(
-      WatchedKind<T> kind, SkipReporter skips, WatchSink<T> alsoTo) {
+      WatchedKind<T> kind, SkipReporter skips, CompactForms<T, ?> forms, WatchSink<T> alsoTo) {
     ServicePorts servicePorts = new ServicePorts();
     ServiceCache<T> cache = new ServiceCache<>(kind, skips, servicePorts::portsOf);
     Coalescer newCoalescer =
@@ -277,9 +293,7 @@ public final class Agent {
             new VertxScheduler(vertx),
             config.coalescer(),
             new Reconciler(cache, table, metrics.sync()));
-    // The drift detector reads whole slices at a relist: only then are they kept beside their
-    // translations.
-    ResourceSpec<T> spec = ServiceIndex.spec(kind, client, config.watch(), cache, alsoTo != null);
+    ResourceSpec<T> spec = ServiceIndex.spec(kind, client, config.watch(), cache, forms);
     WatchSink<T> sink = new ServiceEventSink<>(kind, cache, newCoalescer, skips);
     ResourceWatch<T> newSupervisor =
         new ResourceWatch<>(

@@ -16,7 +16,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -164,13 +166,49 @@ public final class DriftDetector implements DriftView {
         members::servicesListed);
   }
 
-  /** The sink of the EndpointSlice watch (tee'd with the routing table's). */
+  /**
+   * The sink of an EndpointSlice watch whose informers keep fabric8's own store (every decoded
+   * slice): a relist reads the new generation's slices. Tests and benchmarks feed it directly.
+   */
   public DriftInput<EndpointSlice> slices() {
+    return slices(generation -> nodeSlicesOf(generation.objects()));
+  }
+
+  /**
+   * The sink of the agent's EndpointSlice watch (tee'd with the routing table's), whose store keeps
+   * no decoded slice but each slice's {@link #nodeSliceOf} (kube's {@code CompactForms}): a relist
+   * reads those of the new generation through {@code formsOf}, events carry whole slices.
+   *
+   * @param formsOf the {@link NodeSlice} of every slice of a generation that has just synced
+   */
+  public DriftInput<EndpointSlice> slices(
+      Function<Generation<EndpointSlice>, ? extends Collection<NodeSlice>> formsOf) {
     return new DriftInput<>(
         Watched.SLICES,
-        (slice, at) -> slices.upserted(slice),
-        (slice, at) -> slices.deleted(slice),
-        (listed, at) -> slices.listed(listed));
+        (slice, at) -> slices.upserted(nodeSliceOf(slice)),
+        (slice, at) -> slices.deleted(namespaceOf(slice), nameOf(slice)),
+        (listed, at) -> slices.listed(nodeSlicesOf(listed)),
+        (generation, at) -> slices.listed(formsOf.apply(generation)));
+  }
+
+  /**
+   * What the detector keeps of a slice: made once per slice version, by the informer's store for a
+   * list and by the detector for an event. Any thread; never throws.
+   */
+  public NodeSlice nodeSliceOf(EndpointSlice slice) {
+    return NodeSlice.of(slice, nodeName);
+  }
+
+  private List<NodeSlice> nodeSlicesOf(Collection<EndpointSlice> listed) {
+    return listed.stream().map(this::nodeSliceOf).toList();
+  }
+
+  private static String namespaceOf(EndpointSlice slice) {
+    return slice == null || slice.getMetadata() == null ? null : slice.getMetadata().getNamespace();
+  }
+
+  private static String nameOf(EndpointSlice slice) {
+    return slice == null || slice.getMetadata() == null ? null : slice.getMetadata().getName();
   }
 
   /** The pod is gone (or not ours): its drifts clear, its Services lose it. */
@@ -258,17 +296,36 @@ public final class DriftDetector implements DriftView {
     private final Upsert<T> upsert;
     private final Upsert<T> delete;
     private final Listed<T> listed;
+    private final Relisted<T> relisted;
 
+    /** A relist hands over the new generation's objects. */
     DriftInput(Watched input, Upsert<T> upsert, Upsert<T> delete, Listed<T> listed) {
+      this(
+          input,
+          upsert,
+          delete,
+          listed,
+          (generation, at) -> listed.accept(generation.objects(), at));
+    }
+
+    DriftInput(
+        Watched input, Upsert<T> upsert, Upsert<T> delete, Listed<T> listed, Relisted<T> relisted) {
       this.input = input;
       this.upsert = upsert;
       this.delete = delete;
       this.listed = listed;
+      this.relisted = relisted;
     }
 
     @Override
     public void replaced(Generation<T> previous, Generation<T> next) {
-      guarded("sync", () -> sync(next.objects()));
+      guarded(
+          "sync",
+          () -> {
+            long now = scheduler.nanoTime();
+            relisted.accept(next, now);
+            synced(input, now);
+          });
     }
 
     /** A whole list of the watched objects: what {@link #replaced} hands over. */
@@ -308,5 +365,11 @@ public final class DriftDetector implements DriftView {
   @FunctionalInterface
   private interface Listed<T> {
     void accept(Collection<T> objects, long atNanos);
+  }
+
+  /** What a new generation hands over: its objects, or what its store kept of them. */
+  @FunctionalInterface
+  private interface Relisted<T extends HasMetadata> {
+    void accept(Generation<T> generation, long atNanos);
   }
 }

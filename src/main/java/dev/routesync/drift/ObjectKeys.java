@@ -1,11 +1,9 @@
 package dev.routesync.drift;
 
-import dev.routesync.rules.ControllerSlices;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import java.util.Map;
 
 /**
@@ -38,13 +36,6 @@ final class ObjectKeys {
       return null;
     }
     return new ServiceRef(meta.getNamespace(), meta.getName());
-  }
-
-  /** The Service the slice's service-name label names, or {@code null}. */
-  static ServiceRef ownerOf(EndpointSlice slice) {
-    return ControllerSlices.serviceNameOf(slice)
-        .map(service -> new ServiceRef(slice.getMetadata().getNamespace(), service))
-        .orElse(null);
   }
 
   /** The same object version: what a relist hands over again for every unchanged object. */

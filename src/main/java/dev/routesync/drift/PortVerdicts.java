@@ -166,7 +166,7 @@ final class PortVerdicts {
     Map<String, Integer> byPort = new HashMap<>();
     for (ServicePort port : ServiceSelection.portsOf(service.service)) {
       String name = ServiceSelection.portName(port);
-      byPort.put(name, readyUids.of(ref, name).size());
+      byPort.put(name, readyUids.count(ref, name));
     }
     gauges.readyEndpoints(ref, byPort);
   }

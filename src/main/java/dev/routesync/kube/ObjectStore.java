@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * agent's sink only the Service an object belonged to.
  *
  * <p>At 40,000 slices of 25 endpoints the decoded objects were most of a gigabyte; their
- * translations are the table's own endpoints (shared with it for one-slice Services).
+ * translations are the table's own endpoints (shared with it for one-slice Services). A second
+ * consumer of the watch that needs more than the translation (the drift detector) gets its own
+ * compact form of each object made here ({@link CompactForms}), never the decoded object.
  *
  * <p>An object whose translation is unchanged from the one held, here or in the served generation's
  * store ({@code served}), keeps the held instances: a relist that changes nothing keeps no second
@@ -47,7 +49,10 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
       Comparator.comparing(StoredObject::name);
 
   private final WatchedKind<T> kind;
-  private final boolean retainObjects;
+  private final CompactForms<T, ?> forms;
+  // Set once the consumer has read the forms (CompactForms.handOver): from then on it makes the
+  // forms of later versions from the events itself.
+  private volatile boolean formsHandedOver;
   private final Function<String, StoredObject<T>> served;
   private final Map<String, StoredObject<T>> byKey = new ConcurrentHashMap<>();
   // Each Service's objects, sorted by name (the merge order), as an immutable list.
@@ -55,13 +60,13 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
   private final LongAdder translations = new LongAdder();
 
   /**
-   * @param retainObjects also keep each decoded object, for a consumer that reads whole objects
+   * @param forms what a second consumer keeps of each object, or null when there is none
    * @param served the served generation's entry for a key (null when none), for reuse
    */
   ObjectStore(
-      WatchedKind<T> kind, boolean retainObjects, Function<String, StoredObject<T>> served) {
+      WatchedKind<T> kind, CompactForms<T, ?> forms, Function<String, StoredObject<T>> served) {
     this.kind = kind;
-    this.retainObjects = retainObjects;
+    this.forms = forms;
     this.served = served;
   }
 
@@ -130,6 +135,23 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
     return byService.keySet();
   }
 
+  /**
+   * Adds every object's form to {@code into}, then makes no more (see {@link CompactForms}). An
+   * object stored while this runs is either read or, stored after, reaches the consumer as an event
+   * (the generation has synced, so its events are passed on once it is served).
+   */
+  <C> void handOverForms(CompactForms<T, C> consumer, List<C> into) {
+    if (consumer != forms) {
+      throw new IllegalArgumentException("not this store's forms");
+    }
+    for (StoredObject<T> stored : byKey.values()) {
+      if (stored.form() != null) {
+        into.add(consumer.cast(stored.form()));
+      }
+    }
+    formsHandedOver = true;
+  }
+
   /** Objects translated so far: one per object version that arrived (a test's seam). */
   long translations() {
     return translations.sum();
@@ -142,7 +164,7 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
     if (held != null && version != null && version.equals(held.resourceVersion())) {
       // The same version again on this informer's own stream (a watch replaying what it listed, a
       // relist in place after 410 Gone): fabric8 sends no update for it, and nothing changed.
-      return retainObjects ? withObject(held, object) : held;
+      return held;
     }
     ServiceKey service;
     ObjectTranslation translation;
@@ -181,19 +203,19 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
         service,
         translation,
         triggerTimeOf(meta),
-        retainObjects ? object : null);
+        formOf(key, object));
   }
 
-  private static <T extends HasMetadata> StoredObject<T> withObject(
-      StoredObject<T> held, T object) {
-    return new StoredObject<>(
-        held.namespace(),
-        held.name(),
-        held.resourceVersion(),
-        held.service(),
-        held.translation(),
-        held.triggerTime(),
-        object);
+  private Object formOf(String key, T object) {
+    if (forms == null || formsHandedOver) {
+      return null;
+    }
+    try {
+      return forms.formOf(object);
+    } catch (RuntimeException e) {
+      LOG.error("could not make the compact form of {} {}", kind.kind(), key, e);
+      return null;
+    }
   }
 
   private void unindex(StoredObject<T> old) {
@@ -232,10 +254,8 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
     if (stored == null) {
       return null;
     }
-    return stored.object() != null
-        ? stored.object()
-        : kind.skeleton(
-            stored.namespace(), stored.name(), stored.resourceVersion(), stored.service());
+    return kind.skeleton(
+        stored.namespace(), stored.name(), stored.resourceVersion(), stored.service());
   }
 
   /** Parsed once per object version; a bad annotation only costs the metric. */

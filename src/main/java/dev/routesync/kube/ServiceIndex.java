@@ -27,37 +27,37 @@ public final class ServiceIndex {
    */
   public static <T extends HasMetadata> ResourceSpec<T> spec(
       WatchedKind<T> kind, KubernetesClient client, WatchSettings settings) {
-    return spec(kind, client, settings, false, key -> null);
+    return spec(kind, client, settings, null, key -> null);
   }
 
   /**
    * The watch that feeds {@code cache}: a relist keeps the served generation's translation of every
    * object whose translation is unchanged, so the table and the new store share it.
    *
-   * @param retainObjects keep the decoded objects too, for a second consumer of the watch that
-   *     reads whole objects at a relist (the drift detector); costs what fabric8's own store did
+   * @param forms what a second consumer of the watch keeps of each object, made by the store (the
+   *     drift detector's form of a slice), or null when there is no second consumer
    */
   public static <T extends HasMetadata> ResourceSpec<T> spec(
       WatchedKind<T> kind,
       KubernetesClient client,
       WatchSettings settings,
       ServiceCache<T> cache,
-      boolean retainObjects) {
-    return spec(kind, client, settings, retainObjects, cache::served);
+      CompactForms<T, ?> forms) {
+    return spec(kind, client, settings, forms, cache::served);
   }
 
   private static <T extends HasMetadata> ResourceSpec<T> spec(
       WatchedKind<T> kind,
       KubernetesClient client,
       WatchSettings settings,
-      boolean retainObjects,
+      CompactForms<T, ?> forms,
       Function<String, StoredObject<T>> served) {
     return new ResourceSpec<>(
         kind.kind(),
         settings.namespaces(),
         namespace -> kind.newInformer(client, namespace, settings.labelSelector()),
         Map.of(),
-        namespace -> new ObjectStore<>(kind, retainObjects, served));
+        namespace -> new ObjectStore<>(kind, forms, served));
   }
 
   /** The store of a generation built from {@link #spec} that holds {@code namespace}'s objects. */

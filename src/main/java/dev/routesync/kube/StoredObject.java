@@ -16,8 +16,9 @@ import java.time.Instant;
  * @param service the Service it belongs to, or null when it names none
  * @param translation its endpoints and skips
  * @param triggerTime its {@code endpoints.kubernetes.io/last-change-trigger-time}, or null
- * @param object the decoded object, kept only when a consumer needs whole objects (the drift
- *     detector's relists); null otherwise
+ * @param form a second consumer's compact form of it ({@link CompactForms}), made until that
+ *     consumer has read its generation's forms; null otherwise
+ * @param <T> the kind it was made from
  */
 record StoredObject<T extends HasMetadata>(
     String namespace,
@@ -26,4 +27,4 @@ record StoredObject<T extends HasMetadata>(
     ServiceKey service,
     ObjectTranslation translation,
     Instant triggerTime,
-    T object) {}
+    Object form) {}

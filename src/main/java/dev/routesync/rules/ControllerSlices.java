@@ -4,10 +4,13 @@ import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /** What the EndpointSlice controller's slices of a Service say about its pods. */
 public final class ControllerSlices {
@@ -76,7 +79,36 @@ public final class ControllerSlices {
   }
 
   private static void addReadyUids(EndpointSlice slice, Set<String> uids) {
-    if (slice.getEndpoints() == null) {
+    forEachReadyPod(slice, (uid, nodeName) -> uids.add(uid));
+  }
+
+  /**
+   * The names of the ports the slice carries ({@code ""} for an unnamed one), each once, in the
+   * slice's order: every ready pod it lists is a ready endpoint of each of them.
+   */
+  public static List<String> portNamesOf(EndpointSlice slice) {
+    if (slice == null || slice.getPorts() == null) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>(slice.getPorts().size());
+    for (EndpointPort port : slice.getPorts()) {
+      if (port != null) {
+        String name = port.getName() == null ? "" : port.getName();
+        if (!names.contains(name)) {
+          names.add(name);
+        }
+      }
+    }
+    return names;
+  }
+
+  /**
+   * Calls {@code action} with the uid and the {@code nodeName} (null when the endpoint has none) of
+   * each pod the slice lists ready, as {@link #readyUidsWithPort} counts them: {@code ready} absent
+   * means true, a target without a kind is a pod.
+   */
+  public static void forEachReadyPod(EndpointSlice slice, BiConsumer<String, String> action) {
+    if (slice == null || slice.getEndpoints() == null) {
       return;
     }
     for (Endpoint endpoint : slice.getEndpoints()) {
@@ -88,7 +120,7 @@ public final class ControllerSlices {
               || !Boolean.FALSE.equals(endpoint.getConditions().getReady());
       ObjectReference target = endpoint.getTargetRef();
       if (ready && target != null && isPod(target) && target.getUid() != null) {
-        uids.add(target.getUid());
+        action.accept(target.getUid(), endpoint.getNodeName());
       }
     }
   }

@@ -9,6 +9,7 @@ import ch.qos.logback.classic.Level;
 import dev.routesync.Agent;
 import dev.routesync.app.Main;
 import dev.routesync.config.Source;
+import dev.routesync.kube.WatchSettings;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.Http1;
 import dev.routesync.testing.LogCapture;
@@ -17,6 +18,7 @@ import dev.routesync.testing.PodDriver;
 import dev.routesync.testing.Rollout;
 import dev.routesync.testing.SeedIncident;
 import dev.routesync.testing.SliceController;
+import dev.routesync.testing.TcpProxy;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -233,6 +235,68 @@ class DriftAgentTest {
   }
 
   @Test
+  void aSliceChangedWhileTheWatchWasAwayIsSeenByTheRelistThatFollows() throws Exception {
+    // The relist path: a new generation's slices reach the detector as the compact records its
+    // store made of them, not as events. The API server goes away; when it comes back (another
+    // mock on the same address), quote's slice has changed: this node's pod is no longer listed
+    // and one of the two other nodes' endpoints is gone.
+    String notInEndpoints =
+        "routesync_drift_pods{namespace=\"shop\",port=\"http\",reason=\"NotInEndpoints\","
+            + "service=\"quote\"}";
+    try (MockCluster after = new MockCluster();
+        TcpProxy proxy = new TcpProxy(cluster.port())) {
+      Pod here = createPod(cluster, "quote-a", "http", NODE);
+      apply(cluster, quoteService());
+      apply(
+          cluster,
+          DriftFixtures.slice(
+              "quote",
+              "quote-x",
+              "http",
+              List.of(here, elsewhere("quote-b"), elsewhere("quote-c"))));
+      Pod hereAfter = createPod(after, "quote-a", "http", NODE);
+      assertThat(hereAfter.getMetadata().getUid()).isNotNull();
+      apply(after, quoteService());
+      apply(after, DriftFixtures.slice("quote", "quote-x", "http", List.of(elsewhere("quote-b"))));
+      agent =
+          AgentHarness.startWith(
+                  proxy.url(),
+                  c ->
+                      c.withNodeName(NODE)
+                          .withDrift(new DriftSettings(true, Duration.ofSeconds(1)))
+                          .withWatch(relistingAfter(c.watch(), Duration.ofMillis(300))),
+                  adminPort)
+              .cutOnClose(proxy);
+      await().atMost(Duration.ofSeconds(10)).until(() -> metrics().contains(READY_SERIES + " 3.0"));
+
+      proxy.cut();
+      // Down for longer than relist-after: the watches relist when the server is back.
+      await().atMost(Duration.ofSeconds(10)).until(() -> agent.disconnectedSeconds() > 0.5);
+      proxy.restore(after.port());
+
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(
+              () ->
+                  metrics().contains(READY_SERIES + " 1.0")
+                      && metrics().contains(notInEndpoints + " 1.0"));
+      assertThat(agent.counter("routesync.relists", "reason", "outage")).isPositive();
+      assertThat(drift().getJsonArray("drift"))
+          .singleElement()
+          .satisfies(
+              entry -> {
+                assertThat(((JsonObject) entry).getString("pod")).isEqualTo("quote-a");
+                assertThat(((JsonObject) entry).getString("reason")).isEqualTo("NotInEndpoints");
+              });
+    } finally {
+      if (agent != null) {
+        agent.close();
+        agent = null;
+      }
+    }
+  }
+
+  @Test
   void withoutANodeNameTheDetectorIsOffSaysWhyOnceAndTheAgentRuns() throws Exception {
     apply(quoteService());
     try (LogCapture log = new LogCapture(Agent.class.getName(), Level.INFO)) {
@@ -270,7 +334,28 @@ class DriftAgentTest {
   }
 
   private void apply(io.fabric8.kubernetes.api.model.HasMetadata object) {
-    cluster.client().resource(object).createOr(NonDeletingOperation::update);
+    apply(cluster, object);
+  }
+
+  private static void apply(MockCluster on, io.fabric8.kubernetes.api.model.HasMetadata object) {
+    on.client().resource(object).createOr(NonDeletingOperation::update);
+  }
+
+  /** A Ready pod of another node, listed in slices only (this node's Pods watch never sees it). */
+  private static Pod elsewhere(String name) {
+    return DriftFixtures.pod(name, "uid-" + name, "node-b", "http", true);
+  }
+
+  private static WatchSettings relistingAfter(WatchSettings watch, Duration relistAfter) {
+    return new WatchSettings(
+        watch.namespaces(),
+        watch.labelSelector(),
+        relistAfter,
+        watch.resync(),
+        watch.backoffMin(),
+        watch.backoffMax(),
+        watch.connectivityCheck(),
+        watch.watchSilence());
   }
 
   private List<Pod> createPods(String prefix, int count, String portName, String node) {
@@ -283,10 +368,14 @@ class DriftAgentTest {
 
   /** Creates a Ready pod and reads it back: the mock assigns its own uid. */
   private Pod createPod(String name, String portName, String node) {
+    return createPod(cluster, name, portName, node);
+  }
+
+  private static Pod createPod(MockCluster on, String name, String portName, String node) {
     Pod pod = DriftFixtures.pod(name, null, node, portName, true);
     pod.getMetadata().setResourceVersion(null);
-    cluster.client().resource(pod).create();
-    return cluster.client().pods().inNamespace(NAMESPACE).withName(name).get();
+    on.client().resource(pod).create();
+    return on.client().pods().inNamespace(NAMESPACE).withName(name).get();
   }
 
   /** The Events regarding {@code pod} (every Event when null) in the pods' namespace. */

@@ -378,6 +378,50 @@ class DriftDetectorTest {
     assertThat(gauges.series()).isEmpty();
   }
 
+  // ---- the ready-endpoints gauge ---------------------------------------------------------------
+
+  @Test
+  void theGaugeCountsEveryNodesReadyEndpointsThoughOnlyThisNodesUidsAreKept() {
+    Pod here = pod("quote-1", "uid-1", NODE, "http", true);
+    List<Pod> elsewhere =
+        List.of(
+            pod("quote-2", "uid-2", "node-b", "http", true),
+            pod("quote-3", "uid-3", "node-c", "http", true),
+            pod("quote-4", "uid-4", "node-c", "http", false));
+    EndpointSlice first = slice("quote", "quote-x", "http", List.of(here, elsewhere.get(0)));
+    EndpointSlice second = slice("quote", "quote-y", "http", elsewhere.subList(1, 3));
+    second.getEndpoints().get(1).getConditions().setReady(false);
+
+    syncAll(List.of(here), List.of(quote("http", "1")), List.of(first, second));
+    scheduler.advance(DEBOUNCE);
+
+    assertThat(gauges.ready("quote", "http")).isEqualTo(3);
+    assertThat(detector.current().drift()).isEmpty();
+  }
+
+  @Test
+  void aPodListedInTwoSlicesAtOnceCountsTwiceUntilTheControllerFinishesTheMove() {
+    // The decision ReadyUids documents: a per-slice count, summed, rather than every endpoint's uid
+    // kept to take the union. The controller's move is two writes; the second corrects the gauge.
+    Pod here = pod("quote-1", "uid-1", NODE, "http", true);
+    Pod moved = pod("quote-2", "uid-2", "node-b", "http", true);
+    syncAll(
+        List.of(here),
+        List.of(quote("http", "1")),
+        List.of(slice("quote", "quote-x", "http", List.of(here, moved))));
+    scheduler.advance(DEBOUNCE);
+    assertThat(gauges.ready("quote", "http")).isEqualTo(2);
+
+    add(detector.slices(), slice("quote", "quote-y", "http", List.of(moved)));
+    scheduler.advance(DEBOUNCE);
+    assertThat(gauges.ready("quote", "http")).isEqualTo(3);
+
+    add(detector.slices(), slice("quote", "quote-x", "http", List.of(here)));
+    scheduler.advance(DEBOUNCE);
+    assertThat(gauges.ready("quote", "http")).isEqualTo(2);
+    assertThat(detector.current().drift()).isEmpty();
+  }
+
   // ---- cost
   // --------------------------------------------------------------------------------------
 

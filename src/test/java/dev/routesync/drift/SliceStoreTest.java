@@ -1,6 +1,7 @@
 package dev.routesync.drift;
 
 import static dev.routesync.drift.DriftFixtures.NAMESPACE;
+import static dev.routesync.drift.DriftFixtures.NODE;
 import static dev.routesync.drift.DriftFixtures.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,15 +24,16 @@ class SliceStoreTest {
   @Test
   void aSliceWhoseServiceLabelChangesMovesAndBothServicesChanged() {
     EndpointSlice slice = slice("quote", "quote-abc", "http", List.of());
-    slices.upserted(slice);
+    slices.upserted(form(slice));
     work.clear();
 
     slices.upserted(
-        new EndpointSliceBuilder(slice)
-            .editMetadata()
-            .addToLabels(dev.routesync.rules.ControllerSlices.SERVICE_NAME_LABEL, "cart")
-            .endMetadata()
-            .build());
+        form(
+            new EndpointSliceBuilder(slice)
+                .editMetadata()
+                .addToLabels(dev.routesync.rules.ControllerSlices.SERVICE_NAME_LABEL, "cart")
+                .endMetadata()
+                .build()));
 
     assertThat(slices.of(QUOTE)).isEmpty();
     assertThat(slices.of(CART)).hasSize(1);
@@ -40,7 +42,7 @@ class SliceStoreTest {
 
   @Test
   void aRelistedSliceWithoutAResourceVersionCountsAsChanged() {
-    EndpointSlice slice = slice("quote", "quote-abc", "http", List.of());
+    NodeSlice slice = form(slice("quote", "quote-abc", "http", List.of()));
     slices.upserted(slice);
     work.clear();
 
@@ -51,15 +53,69 @@ class SliceStoreTest {
 
   @Test
   void aRelistChangesOnlyTheNewAndTheGone() {
-    EndpointSlice kept = versioned(slice("quote", "quote-abc", "http", List.of()));
+    NodeSlice kept = form(versioned(slice("quote", "quote-abc", "http", List.of())));
     slices.upserted(kept);
-    slices.upserted(versioned(slice("cart", "cart-abc", "http", List.of())));
+    slices.upserted(form(versioned(slice("cart", "cart-abc", "http", List.of()))));
     work.clear();
 
     slices.listed(List.of(kept));
 
     assertThat(slices.of(CART)).isEmpty();
     assertThat(work.slicesChanged).containsExactly(CART);
+  }
+
+  @Test
+  void anUnchangedSliceListedAgainIsNoChangeButTheListedRecordIsTheOneKept() {
+    // The informer's store holds the listed record: keeping it, not an equal one, keeps one copy.
+    NodeSlice held = form(versioned(slice("quote", "quote-abc", "http", List.of())));
+    slices.upserted(held);
+    work.clear();
+    NodeSlice listed = form(versioned(slice("quote", "quote-abc", "http", List.of())));
+
+    slices.listed(List.of(listed));
+
+    assertThat(work.slicesChanged).isEmpty();
+    assertThat(slices.of(QUOTE)).singleElement().isSameAs(listed);
+  }
+
+  @Test
+  void aSliceListedAgainWithTheSameVersionButOtherContentCountsAsChanged() {
+    // An API server restored from a backup (or restarted empty, as the mock is) reuses versions.
+    slices.upserted(form(versioned(slice("quote", "quote-abc", "http", List.of()))));
+    work.clear();
+    NodeSlice other =
+        form(
+            versioned(
+                slice(
+                    "quote",
+                    "quote-abc",
+                    "http",
+                    List.of(DriftFixtures.pod("q-1", "uid-1", NODE, "http", true)))));
+
+    slices.listed(List.of(other));
+
+    assertThat(work.slicesChanged).containsExactly(QUOTE);
+    assertThat(slices.of(QUOTE)).singleElement().isSameAs(other);
+  }
+
+  @Test
+  void aServicesSlicesAreKeptSortedByNameAndADeletionDropsOnlyItsOwn() {
+    slices.upserted(form(slice("quote", "quote-b", "http", List.of())));
+    slices.upserted(form(slice("quote", "quote-a", "http", List.of())));
+    slices.upserted(form(slice("quote", "quote-c", "http", List.of())));
+    work.clear();
+
+    slices.deleted(NAMESPACE, "quote-b");
+
+    assertThat(slices.of(QUOTE)).extracting(NodeSlice::name).containsExactly("quote-a", "quote-c");
+    assertThat(work.slicesChanged).containsExactly(QUOTE);
+    slices.deleted(NAMESPACE, "quote-a");
+    slices.deleted(NAMESPACE, "quote-c");
+    assertThat(slices.of(QUOTE)).isEmpty();
+  }
+
+  private static NodeSlice form(EndpointSlice slice) {
+    return NodeSlice.of(slice, NODE);
   }
 
   private static EndpointSlice versioned(EndpointSlice slice) {

@@ -73,7 +73,7 @@ class ObjectStoreTest {
         new Generation<>(
             id,
             ServiceIndex.spec(
-                kind, client, WatchSettings.of(List.of(), "mesh-managed=true"), cache, false),
+                kind, client, WatchSettings.of(List.of(), "mesh-managed=true"), cache, null),
             new GenerationListener<>() {
               @Override
               public void synced(Generation<EndpointSlice> generation) {
