@@ -211,6 +211,11 @@ public final class ScaleRun {
       System.out.println("drift at ready: " + driftAtReady.line());
       long pid = agent.pid();
       long heapAfterGc = heapAfterGc(pid);
+      // What the heap holds once ready, by class (after the full GCs above: live objects only).
+      Path histogram =
+          Path.of("scale-run-histogram-" + services + (drift ? "-drift" : "") + ".txt");
+      Files.writeString(histogram, jcmd(pid, "GC.class_histogram"));
+      System.out.println("class histogram at ready: " + histogram);
       long peak = peakBeforeGcMb(gcLog);
       double version = metric(http, admin, "routesync_table_version");
       System.out.printf(
