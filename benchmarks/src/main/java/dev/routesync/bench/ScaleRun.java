@@ -80,7 +80,7 @@ public final class ScaleRun {
       }
     }
     Path dir = Files.createTempDirectory("scale-run");
-    try (MockCluster cluster = new MockCluster();
+    try (MockCluster cluster = new MockCluster().withFaithfulWatchResume();
         TcpProxy proxy = new TcpProxy(cluster.port())) {
       long populateStart = System.nanoTime();
       populate(cluster.client(), services);
