@@ -31,7 +31,17 @@ class WatchResumesTest {
 
   @Test
   void aWatchFromAListsVersionGetsOnlyWhatChangedAfterIt() throws Exception {
-    try (MockCluster cluster = new MockCluster().withFaithfulWatchResume();
+    watchFromAListsVersion(new MockCluster().withFaithfulWatchResume());
+  }
+
+  @Test
+  void soItDoesWithExpiringResumes() throws Exception {
+    // Lists there carry the point they were served at, not their newest item's version.
+    watchFromAListsVersion(MockCluster.expiringResumes().withFaithfulWatchResume());
+  }
+
+  private static void watchFromAListsVersion(MockCluster mock) throws Exception {
+    try (MockCluster cluster = mock;
         TcpProxy proxy = new TcpProxy(cluster.port());
         KubernetesClient client = client(proxy)) {
       EndpointSlice changed = slice("shop", "changed-a", "changed", true, 8080, List.of());
