@@ -134,7 +134,11 @@ final class ExpiredResumes {
     }
   }
 
-  private static String query(String path, String name) {
+  /**
+   * The value of query parameter {@code name} in a request path, or "" (also used by {@link
+   * WatchResumes}).
+   */
+  static String query(String path, String name) {
     int question = path.indexOf('?');
     if (question < 0) {
       return "";

@@ -35,6 +35,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>On request ({@link #sendBookmarksEvery}) its watches get BOOKMARK events, which the CRUD mock
  * never sends and a real API server sends about once a minute.
+ *
+ * <p>On request ({@link #withFaithfulWatchResume}) a watch that starts from a resourceVersion is
+ * not sent the replay of what its client listed, as from a real API server; see {@link
+ * WatchResumes}.
  */
 public final class MockCluster implements AutoCloseable {
 
@@ -58,6 +62,8 @@ public final class MockCluster implements AutoCloseable {
   private final AtomicBoolean servicesForbidden = new AtomicBoolean();
   private final ExpiredResumes resumes; // null: the mock's own watches
   private final WatchBookmarks bookmarks;
+  private final WatchResumes watchResumes = new WatchResumes();
+  private volatile boolean faithfulWatchResume;
   // The CRUD mock answers every list whole; a real API server pages it when asked (limit).
   private final PagedLists paged = new PagedLists();
   private final BulkCreate bulk;
@@ -110,7 +116,9 @@ public final class MockCluster implements AutoCloseable {
                     ? paged.dispatch(request, crud::dispatch)
                     // Paged outside: the whole list is stamped with its point, then paged.
                     : paged.dispatch(request, r -> resumes.dispatch(r, crud::dispatch));
-            return bookmarks.track(request, response);
+            MockResponse tracked = bookmarks.track(request, response);
+            // Outermost: the bookmarks' tracking needs the mock's own listener to wrap.
+            return faithfulWatchResume ? watchResumes.filter(request, tracked) : tracked;
           }
 
           @Override
@@ -138,6 +146,31 @@ public final class MockCluster implements AutoCloseable {
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * From now on, a watch from resourceVersion N (not empty, not "0") gets no ADDED event for an
+   * object at or before N, as from a real API server: the mock's own watches replay every current
+   * object as ADDED, so a client's list-then-watch decodes each object twice. Events after N pass.
+   * Returns this mock, to be called where it is made, before any watch (also after {@link
+   * #expiringResumes()}).
+   *
+   * <p>Off by default: tests that replace the mock by a new, empty one on the same port (whose
+   * versions start again from 1) have clients resuming from a version the new mock only reaches
+   * later, and with this on they would not be sent the new mock's objects. A real API server's
+   * versions never go back.
+   */
+  public MockCluster withFaithfulWatchResume() {
+    faithfulWatchResume = true;
+    return this;
+  }
+
+  /**
+   * ADDED events not sent because their watch resumed after them ({@link
+   * #withFaithfulWatchResume}).
+   */
+  public int replaysDropped() {
+    return watchResumes.replaysDropped();
   }
 
   /** The server's own port (for a test's own proxy in front of it). */

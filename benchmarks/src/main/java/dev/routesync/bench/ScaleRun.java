@@ -93,7 +93,7 @@ public final class ScaleRun {
       }
     }
     Path dir = Files.createTempDirectory("scale-run");
-    try (MockCluster cluster = new MockCluster();
+    try (MockCluster cluster = new MockCluster().withFaithfulWatchResume();
         TcpProxy proxy = new TcpProxy(cluster.port())) {
       ScaleSeed.Seeded seeded = ScaleSeed.seed(cluster, services, drift, writer, writers);
       System.out.printf(
