@@ -22,7 +22,7 @@ if [[ ! -f benchmarks/target/benchmarks.jar ]]; then
 fi
 for n in "${sizes[@]}"; do
   uptime
-  flock /tmp/jmh.lock java -Xmx6g -cp benchmarks/target/benchmarks.jar dev.routesync.bench.ScaleRun \
+  flock /tmp/jmh.lock java -Xmx12g -cp benchmarks/target/benchmarks.jar dev.routesync.bench.ScaleRun \
     --jar "${AGENT_JARS:-target/routesync.jar}" --services "$n" --xmx "${XMX:-256m}" \
     $([[ "${DRIFT:-on}" == off ]] && echo --no-drift) \
     | grep -E '^(populated|agent|ready|drift|relist|RESULT)'

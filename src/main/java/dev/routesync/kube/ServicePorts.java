@@ -64,7 +64,13 @@ public final class ServicePorts {
           var services = client.services();
           var scoped =
               namespace == null ? services.inAnyNamespace() : services.inNamespace(namespace);
-          return scoped.withLabelSelector(settings.labelSelector()).runnableInformer(0);
+          // Listed in pages, like the slices: at 40,000 Services one unpaged list is tens of MB
+          // the API server builds (and the agent decodes) at once, and it outlasted the request
+          // timeout against the mock, so a relist never completed.
+          return scoped
+              .withLabelSelector(settings.labelSelector())
+              .withLimit(WatchedKind.LIST_PAGE)
+              .runnableInformer(0);
         },
         // The store is the index by key: fabric8's indexes would cost an entry per Service.
         Map.of(),

@@ -242,6 +242,18 @@ class ServicePortsTest {
     }
 
     @Test
+    void theServicesAreListedInPages() throws Exception {
+      int services = (int) WatchedKind.LIST_PAGE + 20;
+      for (int i = 0; i < services; i++) {
+        cluster.apply(service("svc-" + i, port("http", 80, "TCP")));
+      }
+
+      synced(1, services);
+
+      assertThat(cluster.continuedListPages()).as("the second page, from a continue token").isOne();
+    }
+
+    @Test
     void anEventCarriesTheStoredCompactInstance() throws Exception {
       // What lets the drift detector hold the store's instances: fabric8 notifies with the very
       // object it put in the store, which the store compacted in place.

@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * fabric8's mock API server in CRUD mode (real HTTP, real watches) on loopback, with a client for
@@ -66,6 +67,8 @@ public final class MockCluster implements AutoCloseable {
   private volatile boolean faithfulWatchResume;
   // The CRUD mock answers every list whole; a real API server pages it when asked (limit).
   private final PagedLists paged = new PagedLists();
+  // Writes through the API and createAll: a list cut from a snapshot is current while it stands.
+  private final AtomicLong writes = new AtomicLong();
   private final BulkCreate bulk;
 
   public MockCluster() {
@@ -92,6 +95,9 @@ public final class MockCluster implements AutoCloseable {
         new Dispatcher() {
           @Override
           public MockResponse dispatch(RecordedRequest request) {
+            if (!"GET".equalsIgnoreCase(request.getMethod())) {
+              writes.incrementAndGet();
+            }
             if (servicesForbidden.get() && isServicesRequest(request.getPath())) {
               return new MockResponse().setResponseCode(403).setBody(FORBIDDEN_SERVICES);
             }
@@ -162,6 +168,18 @@ public final class MockCluster implements AutoCloseable {
    */
   public MockCluster withFaithfulWatchResume() {
     faithfulWatchResume = true;
+    return this;
+  }
+
+  /**
+   * First list pages are cut from the last whole list of the same query while nothing has been
+   * written since ({@link PagedLists#reuseUnchanged}), as a real API server serves pages from its
+   * watch cache, instead of the mock building (and the pager parsing) the whole list for each one.
+   * For lists of tens of thousands of objects, which otherwise outlast a client's request timeout.
+   * Returns this mock.
+   */
+  public MockCluster reusingUnchangedLists() {
+    paged.reuseUnchanged(writes::get);
     return this;
   }
 
@@ -238,6 +256,11 @@ public final class MockCluster implements AutoCloseable {
     return paged.continuedPages();
   }
 
+  /** Whole lists the mock built for a first page, not cut from an unchanged one. */
+  public int wholeListsParsed() {
+    return paged.wholeListsParsed();
+  }
+
   public int goneEventsSent() {
     return goneSent.get();
   }
@@ -275,6 +298,7 @@ public final class MockCluster implements AutoCloseable {
    * @return the uid the mock gave each object, in order
    */
   public List<String> createAll(Collection<? extends HasMetadata> objects) {
+    writes.incrementAndGet();
     return bulk.createAll(objects);
   }
 

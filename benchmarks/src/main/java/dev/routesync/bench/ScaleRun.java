@@ -93,9 +93,10 @@ public final class ScaleRun {
       }
     }
     Path dir = Files.createTempDirectory("scale-run");
-    try (MockCluster cluster = new MockCluster().withFaithfulWatchResume();
+    try (MockCluster cluster = new MockCluster().withFaithfulWatchResume().reusingUnchangedLists();
         TcpProxy proxy = new TcpProxy(cluster.port())) {
       ScaleSeed.Seeded seeded = ScaleSeed.seed(cluster, services, drift, writer, writers);
+      warmLists(cluster);
       System.out.printf(
           Locale.ROOT,
           "populated %d Services x %d endpoints, %d pods on node %s (%d Services select them)"
@@ -321,6 +322,42 @@ public final class ScaleRun {
       throw new IllegalStateException("no heap figure in: " + info);
     }
     return Long.parseLong(used.group(1)) * 1024;
+  }
+
+  /**
+   * Lists the slices and the Services once as the agent will (label selector, pages of 500), so the
+   * mock's pager holds the whole lists ({@link MockCluster#reusingUnchangedLists}) before the agent
+   * asks: a real API server serves those pages from its watch cache at once. The mock can take
+   * longer than a request's timeout to build the first one at 40,000 slices; it finishes it anyway,
+   * so a retry is served from the snapshot.
+   */
+  private static void warmLists(MockCluster cluster) throws InterruptedException {
+    long start = System.nanoTime();
+    var page = new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(500L).build();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        var client = cluster.client();
+        client
+            .discovery()
+            .v1()
+            .endpointSlices()
+            .inAnyNamespace()
+            .withLabel("mesh-managed", "true")
+            .list(page);
+        client.services().inAnyNamespace().withLabel("mesh-managed", "true").list(page);
+        System.out.printf(
+            Locale.ROOT,
+            "slice and Service lists held by the mock's pager after %.1f s (%d attempts)%n",
+            (System.nanoTime() - start) / 1e9,
+            attempt);
+        return;
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        if (attempt >= 20) {
+          throw e;
+        }
+        Thread.sleep(5_000);
+      }
+    }
   }
 
   /**
