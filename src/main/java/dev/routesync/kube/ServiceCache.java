@@ -79,7 +79,10 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
     Translation merged = ServiceMerge.merge(translations);
     counted.firstSeen(key, merged.skips()).forEach(skips::report);
     return Optional.of(
-        new Found(new ServiceState(merged.endpoints(), declaredPorts.apply(key)), newest));
+        new Found(
+            new ServiceState(merged.endpoints(), declaredPorts.apply(key)),
+            newest,
+            objects.get(0).service()));
   }
 
   /**

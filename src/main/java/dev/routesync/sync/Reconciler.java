@@ -69,7 +69,8 @@ public final class Reconciler implements Coalescer.BatchSink {
     for (ServiceKey key : batch.keys()) {
       Optional<EndpointLookup.Found> found = lookup.find(key);
       if (found.isPresent()) {
-        upserts.put(key, found.get().state());
+        ServiceKey held = found.get().key() != null ? found.get().key() : key;
+        upserts.put(held, found.get().state());
         if (found.get().triggerTime() != null) {
           triggers.put(key, found.get().triggerTime());
         }

@@ -87,6 +87,35 @@ class ReconcilerTest {
   }
 
   @Test
+  void theTableKeepsTheKeyInstanceTheLookupHolds() {
+    // The informer's store holds one key per Service; the batch may carry an equal copy (made by
+    // the Services watch's sink). The table must keep the store's, not a second copy of each key.
+    ServiceKey held = new ServiceKey(new String("shop"), new String("a"));
+    ServiceKey copy = new ServiceKey(new String("shop"), new String("a"));
+    EndpointLookup holding =
+        new EndpointLookup() {
+          @Override
+          public Optional<ServiceState> stateOf(ServiceKey key) {
+            return Optional.of(ServiceState.of(List.of(endpoint("10.0.0.1"))));
+          }
+
+          @Override
+          public Optional<Found> find(ServiceKey key) {
+            return stateOf(key).map(state -> new Found(state, null, held));
+          }
+        };
+    Reconciler reconciling = new Reconciler(holding, writer, new Metrics(registry).sync());
+
+    reconciling.flush(new Batch(Set.of(copy), 0, Batch.Cause.RELIST));
+
+    assertThat(writer.current().get(copy).orElseThrow().key()).isSameAs(held);
+    assertThat(writer.current().services())
+        .singleElement()
+        .extracting(ServiceEndpoints::key)
+        .isSameAs(held);
+  }
+
+  @Test
   void batchPublishesOneVersionWithItsUpsertsAndRemovals() {
     seed(Map.of(A, List.of(endpoint("10.0.0.1")), B, List.of(endpoint("10.0.0.2"))));
     long before = writer.current().version();
