@@ -1,7 +1,6 @@
 package dev.routesync.testing;
 
 import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
@@ -151,22 +150,16 @@ final class WatchBookmarks implements AutoCloseable {
   }
 
   /** The mock's own listener, with its websocket recorded while open. */
-  private final class Tracking extends WebSocketListener {
+  private final class Tracking extends ForwardingWebSocketListener {
 
-    private final WebSocketListener delegate;
     private final String kind;
     private final String apiVersion;
     private volatile OpenWatch watch;
 
     Tracking(WebSocketListener delegate, String kind, String apiVersion) {
-      this.delegate = delegate;
+      super(delegate);
       this.kind = kind;
       this.apiVersion = apiVersion;
-    }
-
-    @Override
-    public void onBeforeAccept(WebSocket webSocket, Response response) {
-      delegate.onBeforeAccept(webSocket, response);
     }
 
     @Override
@@ -174,26 +167,6 @@ final class WatchBookmarks implements AutoCloseable {
       delegate.onOpen(webSocket, response); // first: the initial ADDED events come before any
       watch = new OpenWatch(delegate, kind, apiVersion);
       open.add(watch);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, String text) {
-      delegate.onMessage(webSocket, text);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, ByteString bytes) {
-      delegate.onMessage(webSocket, bytes);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, byte[] bytes) {
-      delegate.onMessage(webSocket, bytes);
-    }
-
-    @Override
-    public void onPing(WebSocket webSocket, byte[] payload) {
-      delegate.onPing(webSocket, payload);
     }
 
     @Override

@@ -112,60 +112,19 @@ final class WatchResumes {
   }
 
   /** The mock's listener, handed a filtering socket when the watch opens. */
-  private final class Resuming extends WebSocketListener {
+  private final class Resuming extends ForwardingWebSocketListener {
 
-    private final WebSocketListener delegate;
     private final long from;
 
     Resuming(WebSocketListener delegate, long from) {
-      this.delegate = delegate;
+      super(delegate);
       this.from = from;
-    }
-
-    @Override
-    public void onBeforeAccept(WebSocket webSocket, Response response) {
-      delegate.onBeforeAccept(webSocket, response);
     }
 
     @Override
     public void onOpen(WebSocket webSocket, Response response) {
       // The mock keeps this socket and sends every event of the watch through it.
       delegate.onOpen(new Filtering(webSocket, from), response);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, String text) {
-      delegate.onMessage(webSocket, text);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, ByteString bytes) {
-      delegate.onMessage(webSocket, bytes);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, byte[] bytes) {
-      delegate.onMessage(webSocket, bytes);
-    }
-
-    @Override
-    public void onPing(WebSocket webSocket, byte[] payload) {
-      delegate.onPing(webSocket, payload);
-    }
-
-    @Override
-    public void onClosing(WebSocket webSocket, int code, String reason) {
-      delegate.onClosing(webSocket, code, reason);
-    }
-
-    @Override
-    public void onClosed(WebSocket webSocket, int code, String reason) {
-      delegate.onClosed(webSocket, code, reason);
-    }
-
-    @Override
-    public void onFailure(WebSocket webSocket, Throwable error, Response response) {
-      delegate.onFailure(webSocket, error, response);
     }
   }
 
