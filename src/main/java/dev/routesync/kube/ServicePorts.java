@@ -41,22 +41,12 @@ public final class ServicePorts {
   /**
    * The watch of Services in the configured namespaces, filtered by the label selector on the API
    * server, each Service kept compact in a {@link ServiceStore} keyed by {@code namespace/name}.
-   */
-  public static ResourceSpec<Service> spec(KubernetesClient client, WatchSettings settings) {
-    return spec(client, settings, key -> null);
-  }
-
-  /**
-   * The watch whose served generation is {@code ports}': a relist keeps the served instance of
-   * every Service whose compact form is unchanged.
+   * {@code ports} holds the served generation: a relist keeps the served instance of every Service
+   * whose compact form is unchanged.
    */
   public static ResourceSpec<Service> spec(
       KubernetesClient client, WatchSettings settings, ServicePorts ports) {
-    return spec(client, settings, ports::served);
-  }
-
-  private static ResourceSpec<Service> spec(
-      KubernetesClient client, WatchSettings settings, Function<String, Service> served) {
+    Function<String, Service> served = ports::served;
     return new ResourceSpec<>(
         KIND,
         settings.namespaces(),

@@ -66,16 +66,7 @@ public final class ControllerSlices {
   }
 
   private static boolean carriesPort(EndpointSlice slice, String portName) {
-    if (slice.getPorts() == null) {
-      return false;
-    }
-    for (EndpointPort port : slice.getPorts()) {
-      String name = port == null || port.getName() == null ? "" : port.getName();
-      if (port != null && name.equals(portName)) {
-        return true;
-      }
-    }
-    return false;
+    return portNamesOf(slice).contains(portName);
   }
 
   private static void addReadyUids(EndpointSlice slice, Set<String> uids) {

@@ -147,7 +147,8 @@ class ServicePortsTest {
       return synced(
           id,
           expected,
-          ServicePorts.spec(cluster.client(), WatchSettings.of(List.of(), "mesh-managed=true")));
+          ServicePorts.spec(
+              cluster.client(), WatchSettings.of(List.of(), "mesh-managed=true"), ports));
     }
 
     private Generation<Service> synced(int id, int expected, ResourceSpec<Service> spec)
