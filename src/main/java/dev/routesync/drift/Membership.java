@@ -74,23 +74,26 @@ final class Membership {
     // they are; a whole one (a test's, a benchmark's) is reduced here.
     Service service = CompactServices.compact(decoded);
     ServiceState state = services.get(ref);
+    Service before = null;
     if (state == null) {
       services.put(ref, new ServiceState(service, at));
     } else {
+      before = state.service;
       if (!Objects.equals(resourceVersion(state.service), resourceVersion(service))) {
         state.changedAt = at;
       }
       state.service = service;
     }
-    index.put(ref, service);
+    index.put(ref, before, service);
     work.servicesChanged.add(ref);
     work.scheduleRound();
   }
 
   void serviceDeleted(Service service) {
     ServiceRef ref = refOf(service);
-    if (ref != null && services.remove(ref) != null) {
-      index.remove(ref);
+    ServiceState gone = ref == null ? null : services.remove(ref);
+    if (gone != null) {
+      index.remove(ref, gone.service);
       work.servicesChanged.add(ref);
       work.scheduleRound();
     }
@@ -102,8 +105,7 @@ final class Membership {
     listed.forEach(s -> refs.add(refOf(s)));
     for (ServiceRef known : List.copyOf(services.keySet())) {
       if (!refs.contains(known)) {
-        services.remove(known);
-        index.remove(known);
+        index.remove(known, services.remove(known).service);
         work.servicesChanged.add(known);
       }
     }

@@ -19,8 +19,8 @@ import java.util.Set;
  * the uid of a pod evaluated here. Endpoints without a {@code nodeName} (written by another tool)
  * are kept too, to be safe. The gauge of ready endpoints needs only the count ({@link ReadyUids}).
  *
- * <p>Immutable; strings are the decoded slice's own (namespace and port names interned), so the
- * informer's store and this share them.
+ * <p>Immutable; strings are the decoded slice's own (namespace, Service name and port names
+ * interned), so the informer's store and this share them.
  *
  * @param namespace the slice's namespace (interned), or null when it has none
  * @param name the slice's name, or null when it has none
@@ -45,7 +45,8 @@ public record NodeSlice(
   public static NodeSlice of(EndpointSlice slice, String nodeName) {
     ObjectMeta meta = slice == null ? null : slice.getMetadata();
     String namespace = meta == null || meta.getNamespace() == null ? null : meta.getNamespace();
-    String service = ControllerSlices.serviceNameOf(slice).orElse(null);
+    // Interned, as the table's key of the same Service is (SliceTranslator.serviceKeyOf).
+    String service = ControllerSlices.serviceNameOf(slice).map(String::intern).orElse(null);
     String version = meta == null ? null : meta.getResourceVersion();
     if (!ControllerSlices.isControllerManaged(slice)) {
       return new NodeSlice(

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -21,10 +22,9 @@ final class SliceStore {
 
   private static final Comparator<NodeSlice> BY_NAME = Comparator.comparing(NodeSlice::name);
 
-  /** A slice's identity: its records' own strings, no key text built per slice. */
-  private record SliceKey(String namespace, String name) {}
-
-  private final Map<SliceKey, NodeSlice> byKey = new HashMap<>();
+  // namespace -> name -> slice: keyed by the records' own strings, so no key object per slice
+  // (a (namespace, name) record was 24 bytes a slice, ~1 MiB at 40,000).
+  private final Map<String, Map<String, NodeSlice>> byNamespace = new HashMap<>();
   // Each Service's slices, sorted by name, as an immutable list (most Services have one slice).
   private final Map<ServiceRef, List<NodeSlice>> byService = new HashMap<>();
   private final PendingWork work;
@@ -39,17 +39,18 @@ final class SliceStore {
   }
 
   void upserted(NodeSlice slice) {
-    SliceKey key = keyOf(slice);
-    if (key == null) {
+    if (slice.namespace() == null || slice.name() == null) {
       return;
     }
     ServiceRef owner = slice.owner();
-    NodeSlice before = byKey.get(key);
-    if (before != null && !before.owner().equals(owner)) {
-      remove(key); // its service-name label changed
+    NodeSlice before = get(slice.namespace(), slice.name());
+    if (before != null && !Objects.equals(before.owner(), owner)) {
+      remove(slice.namespace(), slice.name()); // its service-name label changed
     }
     if (owner != null) {
-      byKey.put(key, slice);
+      byNamespace
+          .computeIfAbsent(slice.namespace(), ns -> new HashMap<>())
+          .put(slice.name(), slice);
       byService.compute(owner, (service, slices) -> with(slices, slice));
       work.slicesChanged.add(owner);
       work.scheduleRound();
@@ -58,7 +59,7 @@ final class SliceStore {
 
   void deleted(String namespace, String name) {
     if (namespace != null && name != null) {
-      remove(new SliceKey(namespace, name));
+      remove(namespace, name);
       work.scheduleRound();
     }
   }
@@ -69,39 +70,48 @@ final class SliceStore {
    * replaces the one held: the informer's store holds that one too, so only one copy is kept.
    */
   void listed(Collection<NodeSlice> listed) {
-    Set<SliceKey> keys = new HashSet<>();
-    listed.forEach(s -> keys.add(keyOf(s)));
-    for (SliceKey known : List.copyOf(byKey.keySet())) {
-      if (!keys.contains(known)) {
-        remove(known);
+    Map<String, Set<String>> names = new HashMap<>();
+    for (NodeSlice slice : listed) {
+      if (slice.namespace() != null && slice.name() != null) {
+        names.computeIfAbsent(slice.namespace(), ns -> new HashSet<>()).add(slice.name());
+      }
+    }
+    for (String namespace : List.copyOf(byNamespace.keySet())) {
+      Set<String> listedHere = names.getOrDefault(namespace, Set.of());
+      for (String name : List.copyOf(byNamespace.get(namespace).keySet())) {
+        if (!listedHere.contains(name)) {
+          remove(namespace, name);
+        }
       }
     }
     for (NodeSlice slice : listed) {
-      SliceKey key = keyOf(slice);
-      NodeSlice known = key == null ? null : byKey.get(key);
+      NodeSlice known = get(slice.namespace(), slice.name());
       if (known == null || slice.resourceVersion() == null || !known.equals(slice)) {
         upserted(slice);
       } else if (known != slice) {
-        byKey.put(key, slice);
+        byNamespace.get(slice.namespace()).put(slice.name(), slice);
         byService.computeIfPresent(known.owner(), (service, slices) -> with(slices, slice));
       }
     }
   }
 
-  private void remove(SliceKey key) {
-    NodeSlice old = byKey.remove(key);
+  private NodeSlice get(String namespace, String name) {
+    Map<String, NodeSlice> slices = namespace == null ? null : byNamespace.get(namespace);
+    return slices == null ? null : slices.get(name);
+  }
+
+  private void remove(String namespace, String name) {
+    Map<String, NodeSlice> slices = byNamespace.get(namespace);
+    NodeSlice old = slices == null ? null : slices.remove(name);
     if (old == null) {
       return;
     }
+    if (slices.isEmpty()) {
+      byNamespace.remove(namespace);
+    }
     ServiceRef owner = old.owner();
-    byService.computeIfPresent(owner, (service, slices) -> without(slices, old.name()));
+    byService.computeIfPresent(owner, (service, held) -> without(held, old.name()));
     work.slicesChanged.add(owner);
-  }
-
-  private static SliceKey keyOf(NodeSlice slice) {
-    return slice.namespace() == null || slice.name() == null
-        ? null
-        : new SliceKey(slice.namespace(), slice.name());
   }
 
   private static List<NodeSlice> with(List<NodeSlice> slices, NodeSlice slice) {

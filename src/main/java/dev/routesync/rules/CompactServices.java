@@ -23,7 +23,8 @@ import java.util.Map;
  * KB decoded, where the compact form is a few hundred bytes. Every fabric8 model object allocates
  * its own empty collections (an {@code additionalProperties} map each, and every list and map
  * field); the compact form shares immutable empty ones instead, and interns the small strings that
- * repeat across Services (namespace, type, port names and protocols, selector pairs).
+ * repeat across Services (namespace, type, port names and protocols, selector pairs) and its name,
+ * which other holders of the same Service keep too.
  *
  * <p>The result is a fabric8 {@link Service}, so lint, gate and the drift detector call the same
  * rules on it; it is read-only in practice: its collections are immutable.
@@ -59,7 +60,9 @@ public final class CompactServices {
     }
     ObjectMeta compact = new ObjectMeta();
     compact.setNamespace(intern(meta.getNamespace()));
-    compact.setName(meta.getName());
+    // Interned: the same name is the table's key and the drift detector's (from the Service's
+    // slices), and a relist decodes it again; one instance for all of them.
+    compact.setName(intern(meta.getName()));
     compact.setUid(meta.getUid());
     compact.setResourceVersion(meta.getResourceVersion());
     compact.setAnnotations(Map.of());

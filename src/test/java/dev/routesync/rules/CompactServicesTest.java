@@ -68,6 +68,18 @@ class CompactServicesTest {
   }
 
   @Test
+  void theNameIsOneInstanceHoweverManyTimesItWasDecoded() {
+    // A relist decodes every Service again: its name is then a new, equal string. The compact form
+    // holds the one instance the slices' keys of the same Service hold (SliceTranslator interns).
+    Service again = CompactServices.compact(ApiServerServices.decoded(11));
+
+    assertThat(again.getMetadata().getName())
+        .isNotSameAs(decoded.getMetadata().getName())
+        .isSameAs(compact.getMetadata().getName())
+        .isSameAs(decoded.getMetadata().getName().intern());
+  }
+
+  @Test
   void malformedServicesStayMalformedWithoutThrowing() {
     Map<String, String> nullValue = new HashMap<>();
     nullValue.put("app", null);

@@ -213,9 +213,7 @@ public final class ScaleRun {
       long pid = agent.pid();
       long heapAfterGc = heapAfterGc(pid);
       // What the heap holds once ready, by class (after the full GCs above: live objects only).
-      Path histogram =
-          Path.of("scale-run-histogram-" + services + (drift ? "-drift" : "") + ".txt");
-      Files.writeString(histogram, jcmd(pid, "GC.class_histogram"));
+      Path histogram = histogram(pid, services, drift, "");
       System.out.println("class histogram at ready: " + histogram);
       long peak = peakBeforeGcMb(gcLog);
       double version = metric(http, admin, "routesync_table_version");
@@ -257,6 +255,9 @@ public final class ScaleRun {
         System.out.println("relist allocation profile: " + out + ".collapsed, " + out + ".html");
       }
       long heapAfterRelist = heapAfterGc(pid);
+      // And after it: what a relist leaves behind that was not there at ready.
+      Path relisted = histogram(pid, services, drift, "-relist");
+      System.out.println("class histogram after the relist: " + relisted);
       long allocated = allocatedMbSince(gcLog, gcsBefore);
       double versionAfter = metric(http, admin, "routesync_table_version");
       System.out.printf(
@@ -309,6 +310,15 @@ public final class ScaleRun {
     } else {
       environment.remove("NODE_NAME");
     }
+  }
+
+  /** The heap's live objects by class (jcmd runs a full GC first), written to a file. */
+  private static Path histogram(long pid, int services, boolean drift, String suffix)
+      throws Exception {
+    Path file =
+        Path.of("scale-run-histogram-" + services + (drift ? "-drift" : "") + suffix + ".txt");
+    Files.writeString(file, jcmd(pid, "GC.class_histogram"));
+    return file;
   }
 
   private static long heapAfterGc(long pid) throws Exception {

@@ -32,7 +32,8 @@ public final class EndpointsTranslator {
         || meta.getName().isBlank()) {
       return Optional.empty();
     }
-    return Optional.of(new ServiceKey(meta.getNamespace(), meta.getName()));
+    // Interned, as SliceTranslator.serviceKeyOf does, for the same reason.
+    return Optional.of(new ServiceKey(meta.getNamespace(), meta.getName().intern()));
   }
 
   public static Translation translate(Endpoints endpoints) {
