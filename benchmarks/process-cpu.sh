@@ -8,7 +8,7 @@
 #   --runs N     repeat the whole comparison N times (default 2), each in fresh processes
 #   --profile    also profile the agent over the measured bursts with async-profiler (perf_events
 #                "cpu" mode when the kernel allows it, else set --profile-event itimer), and
-#                bucket the samples (benchmarks/profile-buckets.py)
+#                bucket the samples (benchmarks/profile_buckets.py --rules process)
 #
 # Each run's output goes to benchmarks/target/process-cpu/<time>-run<N>/ (summary.txt, the
 # processes' logs, agent.collapsed and buckets.txt with --profile). Wrap it in `flock
@@ -64,6 +64,6 @@ for run in $(seq 1 "$runs"); do
     "${profiler[@]}" "${pass[@]}" 2>&1 | grep -v "SO_KEEPALIVE" | tee -a "$out/summary.txt"
   echo "== uptime after: $(uptime)" | tee -a "$out/summary.txt"
   if $profile && [[ -f $out/agent.collapsed ]]; then
-    benchmarks/profile-buckets.py "$out/agent.collapsed" | tee "$out/buckets.txt"
+    python3 benchmarks/profile_buckets.py --rules process "$out/agent.collapsed" | tee "$out/buckets.txt"
   fi
 done

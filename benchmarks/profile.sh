@@ -7,9 +7,9 @@
 #
 # Writes results/<date>-EndToEnd-5000-<label>-flame.html (async-profiler's flame graph),
 # results/<date>-EndToEnd-5000-<label>.collapsed (thread-rooted collapsed stacks; ~30 MB, not
-# committed: re-bucket it with profile_buckets.py --top 12) and
-# results/<date>-EndToEnd-5000-<label>-buckets.txt (profile_buckets.py's table; the load average
-# before and after is appended). About 2-4 min: two 10 s warm-ups (one left C2 still compiling: JIT a third of the CPU)
+# committed: re-bucket it with profile_buckets.py --top 12, whose default rule set, endtoend, is
+# this run's) and results/<date>-EndToEnd-5000-<label>-buckets.txt (profile_buckets.py's table;
+# the load average before and after is appended). About 2-4 min: two 10 s warm-ups (one left C2 still compiling: JIT a third of the CPU)
 # and one 10 s measured iteration; frames are annotated (_[j] compiled, _[i] inlined, _[0]
 # interpreted, _[1] C1).
 #

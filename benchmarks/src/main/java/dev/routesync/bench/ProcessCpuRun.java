@@ -49,9 +49,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>With {@code --profile <libasyncProfiler.so>} async-profiler is loaded into the agent (jcmd
  * JVMTI.agent_load) for the measured bursts only and writes collapsed stacks to {@code
- * <out>/agent.collapsed} ({@code benchmarks/profile-buckets.py} buckets them). Default run (1,000
- * objects, warm-up 3,000, two bursts of 3,000 at 300/s): about 1 min 20 s. Run it with {@code
- * benchmarks/process-cpu.sh}, which builds what is missing and installs the Python client.
+ * <out>/agent.collapsed} ({@code benchmarks/profile_buckets.py --rules process} buckets them).
+ * Default run (1,000 objects, warm-up 3,000, two bursts of 3,000 at 300/s): about 1 min 20 s. Run
+ * it with {@code benchmarks/process-cpu.sh}, which builds what is missing and installs the Python
+ * client.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.routesync.bench.ProcessCpuRun \

@@ -144,7 +144,8 @@ public final class ScaleRun {
    *     DaemonSet sets it (without it, no node name: the detector is off)
    * @param agentOptions extra JVM options for the agent (e.g. a collector to compare)
    * @param profiler async-profiler's {@code libasyncProfiler.so}, loaded into the agent for the
-   *     relist only (allocation profile), or null
+   *     relist only (allocation profile, {@code relist-alloc-<services>.collapsed}: bucket it with
+   *     {@code benchmarks/profile_buckets.py --rules alloc}), or null
    */
   private static void run(
       Path jar,
