@@ -318,6 +318,7 @@ class ArchitectureTest {
                     "dev.routesync.kube.watch..",
                     "dev.routesync.kube.events..",
                     "dev.routesync.units..",
+                    "dev.routesync.lists..",
                     "io.fabric8.kubernetes.api.model..",
                     "org.slf4j..",
                     "java..")

@@ -1,8 +1,7 @@
 package dev.routesync.drift;
 
-import java.util.ArrayList;
+import dev.routesync.lists.NamedLists;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,8 +18,6 @@ import java.util.Set;
  * <p>Threading: the sync context.
  */
 final class SliceStore {
-
-  private static final Comparator<NodeSlice> BY_NAME = Comparator.comparing(NodeSlice::name);
 
   // namespace -> name -> slice: keyed by the records' own strings, so no key object per slice
   // (a (namespace, name) record was 24 bytes a slice, ~1 MiB at 40,000).
@@ -51,7 +48,8 @@ final class SliceStore {
       byNamespace
           .computeIfAbsent(slice.namespace(), ns -> new HashMap<>())
           .put(slice.name(), slice);
-      byService.compute(owner, (service, slices) -> with(slices, slice));
+      byService.compute(
+          owner, (service, slices) -> NamedLists.with(slices, slice, NodeSlice::name));
       work.slicesChanged.add(owner);
       work.scheduleRound();
     }
@@ -90,7 +88,8 @@ final class SliceStore {
         upserted(slice);
       } else if (known != slice) {
         byNamespace.get(slice.namespace()).put(slice.name(), slice);
-        byService.computeIfPresent(known.owner(), (service, slices) -> with(slices, slice));
+        byService.computeIfPresent(
+            known.owner(), (service, slices) -> NamedLists.with(slices, slice, NodeSlice::name));
       }
     }
   }
@@ -110,33 +109,8 @@ final class SliceStore {
       byNamespace.remove(namespace);
     }
     ServiceRef owner = old.owner();
-    byService.computeIfPresent(owner, (service, held) -> without(held, old.name()));
+    byService.computeIfPresent(
+        owner, (service, held) -> NamedLists.without(held, old.name(), NodeSlice::name));
     work.slicesChanged.add(owner);
-  }
-
-  private static List<NodeSlice> with(List<NodeSlice> slices, NodeSlice slice) {
-    if (slices == null || slices.size() == 1 && slices.get(0).name().equals(slice.name())) {
-      return List.of(slice);
-    }
-    List<NodeSlice> next = new ArrayList<>(slices.size() + 1);
-    for (NodeSlice held : slices) {
-      if (!held.name().equals(slice.name())) {
-        next.add(held);
-      }
-    }
-    next.add(slice);
-    next.sort(BY_NAME);
-    return List.copyOf(next);
-  }
-
-  // Null (the Service has no slices left) removes the entry.
-  private static List<NodeSlice> without(List<NodeSlice> slices, String name) {
-    List<NodeSlice> next = new ArrayList<>(slices.size());
-    for (NodeSlice held : slices) {
-      if (!held.name().equals(name)) {
-        next.add(held);
-      }
-    }
-    return next.isEmpty() ? null : List.copyOf(next);
   }
 }

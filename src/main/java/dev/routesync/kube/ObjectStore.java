@@ -1,14 +1,13 @@
 package dev.routesync.kube;
 
 import dev.routesync.kube.translate.ObjectTranslation;
+import dev.routesync.lists.NamedLists;
 import dev.routesync.table.ServiceKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -45,8 +44,6 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
   static final String TRIGGER_TIME_ANNOTATION = "endpoints.kubernetes.io/last-change-trigger-time";
 
   private static final Logger LOG = LoggerFactory.getLogger(ObjectStore.class);
-  private static final Comparator<StoredObject<?>> BY_NAME =
-      Comparator.comparing(StoredObject::name);
 
   private final WatchedKind<T> kind;
   private final CompactForms<T, ?> forms;
@@ -86,7 +83,9 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
       unindex(old);
     }
     if (stored.service() != null) {
-      byService.compute(stored.service(), (service, objects) -> with(objects, stored));
+      byService.compute(
+          stored.service(),
+          (service, objects) -> NamedLists.with(objects, stored, StoredObject::name));
     }
     return exposed(old);
   }
@@ -219,35 +218,9 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
   }
 
   private void unindex(StoredObject<T> old) {
-    byService.computeIfPresent(old.service(), (service, objects) -> without(objects, old.name()));
-  }
-
-  private static <T extends HasMetadata> List<StoredObject<T>> with(
-      List<StoredObject<T>> objects, StoredObject<T> stored) {
-    if (objects == null || objects.size() == 1 && objects.get(0).name().equals(stored.name())) {
-      return List.of(stored);
-    }
-    List<StoredObject<T>> next = new ArrayList<>(objects.size() + 1);
-    for (StoredObject<T> object : objects) {
-      if (!object.name().equals(stored.name())) {
-        next.add(object);
-      }
-    }
-    next.add(stored);
-    next.sort(BY_NAME);
-    return List.copyOf(next);
-  }
-
-  // Null (the Service has no objects left) removes the entry.
-  private static <T extends HasMetadata> List<StoredObject<T>> without(
-      List<StoredObject<T>> objects, String name) {
-    List<StoredObject<T>> next = new ArrayList<>(objects.size());
-    for (StoredObject<T> object : objects) {
-      if (!object.name().equals(name)) {
-        next.add(object);
-      }
-    }
-    return next.isEmpty() ? null : List.copyOf(next);
+    byService.computeIfPresent(
+        old.service(),
+        (service, objects) -> NamedLists.without(objects, old.name(), StoredObject::name));
   }
 
   private T exposed(StoredObject<T> stored) {
