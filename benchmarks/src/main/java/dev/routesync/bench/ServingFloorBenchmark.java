@@ -78,7 +78,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * alternating which goes first, times each, and reports per iteration Resolve's median over the
  * no-op's median ({@code resolveOverNoop}) and both medians, as secondary metrics ({@link Pairs}).
  * CI's {@link RatioGate} reads that ratio; the README's serving row keeps the two sequential
- * methods' percentiles.
+ * methods' percentiles. A load adds the same scheduling delay to both calls of a pair, so it pulls
+ * the interleaved ratio towards 1x rather than away from it (with two CPU hogs beside it: 0.8x to
+ * 1.0x): only an idle machine shows Resolve's full extra cost.
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar ServingFloorBenchmark -f 1 -wi 3 -i 5
