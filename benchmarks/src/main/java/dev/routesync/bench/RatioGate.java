@@ -20,7 +20,9 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>the seed's copy-per-event design costs at least {@value #MIN_COALESCING_GAIN}x our
  *       coalescer per event (full runs measure about 250x; CoalescingBenchmark at 10,000 services);
  *   <li>{@code Resolve} costs at most {@value #MAX_RESOLVE_OVER_FLOOR}x a no-op call on the same
- *       server, at the median (full runs: 1.25x to 1.42x; ServingFloorBenchmark);
+ *       server, at the median (full runs: 1.25x to 1.42x), measured in interleaved pairs ({@code
+ *       ServingFloorBenchmark.interleaved}) so that load changing during the run weighs on both
+ *       calls alike;
  *   <li>the table holds at most {@value #MAX_BYTES_PER_ENDPOINT} B per endpoint (the 120 B target
  *       plus 10%; MemoryBenchmark is deterministic).
  * </ul>
@@ -100,19 +102,26 @@ public final class RatioGate {
             gain >= MIN_COALESCING_GAIN));
   }
 
+  /**
+   * Resolve over the no-op from {@code ServingFloorBenchmark.interleaved}, whose pairs put both
+   * calls under the same load: Resolve's median over the no-op's median per iteration, the median
+   * of that over the iterations. Not the sequential {@code resolve} and {@code noop} methods: load
+   * that changed between their two phases once moved their ratio to 2.03x.
+   */
   Optional<Check> resolveOverFloor() {
-    Optional<Double> resolve = percentile("ServingFloorBenchmark.resolve", "50.0");
-    Optional<Double> noop = percentile("ServingFloorBenchmark.noop", "50.0");
-    if (resolve.isEmpty() || noop.isEmpty()) {
-      return Optional.empty();
-    }
-    double ratio = resolve.get() / noop.get();
-    return Optional.of(
-        new Check(
-            "serving: Resolve p50 / no-op p50",
-            ratio,
-            "<= " + MAX_RESOLVE_OVER_FLOOR,
-            ratio <= MAX_RESOLVE_OVER_FLOOR));
+    // An EVENTS counter: JMH's score is the sum over iterations, so read the median.
+    return first("ServingFloorBenchmark.interleaved")
+        .map(result -> result.path("secondaryMetrics").path("resolveOverNoop"))
+        .map(metric -> metric.path("scorePercentiles"))
+        .filter(percentiles -> percentiles.has("50.0"))
+        .map(percentiles -> percentiles.get("50.0").asDouble())
+        .map(
+            ratio ->
+                new Check(
+                    "serving: Resolve/no-op p50, interleaved",
+                    ratio,
+                    "<= " + MAX_RESOLVE_OVER_FLOOR,
+                    ratio <= MAX_RESOLVE_OVER_FLOOR));
   }
 
   Optional<Check> bytesPerEndpoint() {
@@ -134,13 +143,6 @@ public final class RatioGate {
         .map(result -> result.path("primaryMetric"))
         .filter(metric -> metric.has("score"))
         .map(metric -> metric.get("score").asDouble());
-  }
-
-  private Optional<Double> percentile(String benchmark, String percentile) {
-    return first(benchmark)
-        .map(result -> result.path("primaryMetric").path("scorePercentiles"))
-        .filter(percentiles -> percentiles.has(percentile))
-        .map(percentiles -> percentiles.get(percentile).asDouble());
   }
 
   /** The first result of {@code benchmark} (a class and method below the benchmarks' package). */
