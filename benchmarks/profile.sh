@@ -18,8 +18,7 @@
 # 10 s run on 2 cores gives ~10-40k samples: a 5% share is then +-0.3% (one binomial sigma).
 # Only the measured iteration is profiled (JMH starts the profiler after warm-up).
 # Needs benchmarks/target/benchmarks.jar and the async-profiler jar (tools.profiler:async-profiler
-# on Maven Central; fetch once with
-#   mvn dependency:get -Dartifact=tools.profiler:async-profiler:4.2).
+# on Maven Central), which it fetches into the local Maven repository when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 label=${1:-run}
@@ -27,6 +26,9 @@ shift || true
 jar=target/benchmarks.jar
 ap_jar=${ASYNC_PROFILER_JAR:-$HOME/.m2/repository/tools/profiler/async-profiler/4.2/async-profiler-4.2.jar}
 interval=${PROFILE_INTERVAL_NS:-200000}
+if [[ ! -f $ap_jar ]]; then
+  mvn -B -q dependency:get -Dartifact=tools.profiler:async-profiler:4.2
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 unzip -q -o "$ap_jar" linux-x64/libasyncProfiler.so -d "$work"
