@@ -45,7 +45,7 @@ public record NodeSlice(
   public static NodeSlice of(EndpointSlice slice, String nodeName) {
     ObjectMeta meta = slice == null ? null : slice.getMetadata();
     String namespace = meta == null || meta.getNamespace() == null ? null : meta.getNamespace();
-    // Interned, as the table's key of the same Service is (SliceTranslator.serviceKeyOf).
+    // Interned, as the table's key of the same Service is (ObjectStore).
     String service = ControllerSlices.serviceNameOf(slice).map(String::intern).orElse(null);
     String version = meta == null ? null : meta.getResourceVersion();
     if (!ControllerSlices.isControllerManaged(slice)) {

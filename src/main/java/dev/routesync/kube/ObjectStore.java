@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -186,17 +185,23 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
     // from a backup, or restarted empty as the mock does, reuses versions).
     // When the content is the same, keep the instances already held: the table shares them, and
     // its flush compares a list with itself.
-    if (known != null) {
-      if (known.translation().equals(translation)) {
-        translation = known.translation();
-      }
-      if (Objects.equals(known.service(), service)) {
-        service = known.service();
-      }
-    }
+    // The strings are interned only when new: String.intern is a lookup in the JVM's string table
+    // (2.4% of the agent's CPU at 300 events/s when every event paid it), and an update almost
+    // always names the Service and namespace its store already holds.
     String namespace = meta == null ? null : meta.getNamespace();
+    if (known != null && known.translation().equals(translation)) {
+      translation = known.translation();
+    }
+    service =
+        known != null && Objects.equals(known.service(), service)
+            ? known.service()
+            : interned(service);
+    namespace =
+        known != null && Objects.equals(known.namespace(), namespace)
+            ? known.namespace()
+            : namespace == null ? null : namespace.intern();
     return new StoredObject<>(
-        namespace == null ? null : namespace.intern(),
+        namespace,
         meta == null ? null : meta.getName(),
         version,
         service,
@@ -231,18 +236,21 @@ final class ObjectStore<T extends HasMetadata> implements ItemStore<T> {
         stored.namespace(), stored.name(), stored.resourceVersion(), stored.service());
   }
 
+  /**
+   * The key with its strings interned: a Service's name is held by the table's key, the drift
+   * detector and the Services watch's store, from two objects (a slice's label, the Service's own
+   * name) and from every list's decode of them again; one instance for all of them (~4 MiB at
+   * 40,000 Services after a relist, when each holder kept the string of the list it last saw).
+   */
+  private static ServiceKey interned(ServiceKey key) {
+    return key == null ? null : new ServiceKey(key.namespace().intern(), key.name().intern());
+  }
+
   /** Parsed once per object version; a bad annotation only costs the metric. */
   private static Instant triggerTimeOf(ObjectMeta meta) {
     Map<String, String> annotations = meta == null ? null : meta.getAnnotations();
-    String text = annotations == null ? null : annotations.get(TRIGGER_TIME_ANNOTATION);
-    if (text == null) {
-      return null;
-    }
-    try {
-      return Instant.parse(text);
-    } catch (DateTimeParseException e) {
-      return null;
-    }
+    return TriggerTimes.parse(
+        annotations == null ? null : annotations.get(TRIGGER_TIME_ANNOTATION));
   }
 
   @Override

@@ -156,6 +156,26 @@ class ObjectStoreTest {
   }
 
   @Test
+  void theServiceKeyIsInternedWhenNewAndKeptAsHeldAcrossUpdatesAndRelists() throws Exception {
+    // Each decode of the label is a new, equal string: the key holds the interned one (which the
+    // compact Services and the drift detector hold too), and an update or a relist naming the same
+    // Service keeps the key held rather than interning again.
+    cluster.apply(slice("shop", "web-a", "web", true, 8080, pods("web", 2, 0)));
+    synced(1);
+    ServiceKey first = cache.find(WEB).orElseThrow().key();
+    assertThat(first.name()).isSameAs("web".intern());
+    assertThat(first.namespace()).isSameAs("shop".intern());
+
+    cluster.apply(slice("shop", "web-a", "web", true, 8080, pods("web", 3, 0)));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> cache.find(WEB).orElseThrow().state().endpoints().size() == 3);
+    assertThat(cache.find(WEB).orElseThrow().key()).isSameAs(first);
+    synced(2);
+    assertThat(cache.find(WEB).orElseThrow().key()).isSameAs(first);
+  }
+
+  @Test
   void aMalformedUpdateReplacesTheGoodVersionAsBeforeItsSkipCountedOnce() throws Exception {
     // Behaviour kept from the cache that translated at flush: the object's latest version is what
     // counts, so a slice updated to a bad port contributes nothing (and is skipped, once).

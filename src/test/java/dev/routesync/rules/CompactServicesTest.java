@@ -70,7 +70,7 @@ class CompactServicesTest {
   @Test
   void theNameIsOneInstanceHoweverManyTimesItWasDecoded() {
     // A relist decodes every Service again: its name is then a new, equal string. The compact form
-    // holds the one instance the slices' keys of the same Service hold (SliceTranslator interns).
+    // holds the one instance the slices' keys of the same Service hold (the watch's store interns).
     Service again = CompactServices.compact(ApiServerServices.decoded(11));
 
     assertThat(again.getMetadata().getName())

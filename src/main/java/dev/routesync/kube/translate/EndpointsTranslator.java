@@ -32,8 +32,7 @@ public final class EndpointsTranslator {
         || meta.getName().isBlank()) {
       return Optional.empty();
     }
-    // Interned, as SliceTranslator.serviceKeyOf does, for the same reason.
-    return Optional.of(new ServiceKey(meta.getNamespace(), meta.getName().intern()));
+    return Optional.of(new ServiceKey(meta.getNamespace(), meta.getName()));
   }
 
   public static Translation translate(Endpoints endpoints) {

@@ -436,18 +436,6 @@ class SliceTranslatorTest {
     assertThat(SliceTranslator.serviceKeyOf(null)).isEmpty();
   }
 
-  @Test
-  void theServiceNameIsOneInstanceHoweverManyTimesItWasDecoded() {
-    // Two decodes of the label (a list, then a relist) are two equal strings; the key holds one.
-    EndpointSlice first = ipv4Slice("checkout-x7k2p", ready("10.0.0.1"));
-    EndpointSlice again = ipv4Slice("checkout-x7k2p", ready("10.0.0.1"));
-    again.getMetadata().getLabels().put(SliceTranslator.SERVICE_NAME_LABEL, new String(SERVICE));
-
-    assertThat(SliceTranslator.serviceKeyOf(again).orElseThrow().name())
-        .isSameAs(SliceTranslator.serviceKeyOf(first).orElseThrow().name())
-        .isSameAs(SERVICE.intern());
-  }
-
   // ---------------------------------------------------------------- attributes
 
   @Test
