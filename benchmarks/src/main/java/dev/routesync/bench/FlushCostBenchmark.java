@@ -73,13 +73,8 @@ public class FlushCostBenchmark {
   @SuppressWarnings("unchecked")
   public void setUp() {
     writer = new TableWriter(Clock.systemUTC(), RoutingTable.DEFAULT_DELTA_LOG_CAPACITY);
-    ServiceKey[] keys = new ServiceKey[n];
-    Map<ServiceKey, List<Endpoint>> all = new HashMap<>(n * 2);
-    for (int service = 0; service < n; service++) {
-      keys[service] = Tables.key(service);
-      all.put(keys[service], Tables.endpoints(service, endpointsPerService, 0));
-    }
-    writer.publish(states(all), List.of());
+    ServiceKey[] keys = Tables.keys(n);
+    writer.publish(states(Tables.services(keys, endpointsPerService)), List.of());
     // Two alternating batches of k changes spread over the key space, keyed by the very instances
     // the table holds, as the reconciler's are (it passes the watch store's key, which the table
     // kept when the Service first arrived): an equal copy would have each change compare two

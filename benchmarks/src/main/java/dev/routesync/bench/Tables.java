@@ -46,11 +46,28 @@ public final class Tables {
     return endpoints;
   }
 
+  /** The keys of services 0 to {@code services - 1}, by index. */
+  public static ServiceKey[] keys(int services) {
+    ServiceKey[] keys = new ServiceKey[services];
+    for (int s = 0; s < services; s++) {
+      keys[s] = key(s);
+    }
+    return keys;
+  }
+
   /** {@code services} services of {@code perService} endpoints each. */
   public static Map<ServiceKey, List<Endpoint>> services(int services, int perService) {
-    Map<ServiceKey, List<Endpoint>> all = new HashMap<>(services * 2);
-    for (int s = 0; s < services; s++) {
-      all.put(key(s), endpoints(s, perService, 0));
+    return services(keys(services), perService);
+  }
+
+  /**
+   * The services {@code keys} name (service {@code s} under {@code keys[s]}, the very instance), of
+   * {@code perService} endpoints each.
+   */
+  public static Map<ServiceKey, List<Endpoint>> services(ServiceKey[] keys, int perService) {
+    Map<ServiceKey, List<Endpoint>> all = new HashMap<>(keys.length * 2);
+    for (int s = 0; s < keys.length; s++) {
+      all.put(keys[s], endpoints(s, perService, 0));
     }
     return all;
   }
