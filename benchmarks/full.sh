@@ -24,10 +24,12 @@ jmh() {
   java -jar target/benchmarks.jar "$name" "$@" -rf json -rff "results/$stamp-$out.json"
 }
 
-# Target 2: flush cost flat in n, three separate runs (3 forks each), with allocation per flush
-# (-prof gc) and CPU per flush beside the wall-clock score.
+# Target 2: flush cost flat in n, three runs. Each run: the paired flushes (n = 1k and 100k timed
+# back to back in one JVM, the ratio the target is judged on), then every size in its own forks,
+# with allocation per flush (-prof gc) and CPU per flush beside the wall-clock score.
 for run in 1 2 3; do
   step "flush$run"
+  jmh FlushRatioBenchmark "FlushRatioBenchmark-run$run" -prof gc
   jmh FlushCostBenchmark "FlushCostBenchmark-run$run" -prof gc -prof dev.routesync.bench.CpuTimeProfiler
 done
 # Targets 1a (memory per endpoint), coalescing, reads with a writer, the serving floor, the

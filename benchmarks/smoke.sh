@@ -15,6 +15,9 @@ run() {
 }
 
 run FlushCostBenchmark "${short[@]}" -p n=1000,10000 -p k=1,100
+# The flush's flatness in table size, as the ratio gate reads it: flushes into 1,000 and 100,000
+# Services timed in pairs, so that load changing during the run weighs on both sizes alike.
+run FlushRatioBenchmark -f 1 -wi 3 -w 1s -i 3 -r 1s
 run TableMapBenchmark "${short[@]}" -p map=tree,champ -p n=1000
 # 10,000 services and a short warm-up: the ratio gate below checks its gain (>= 20x).
 run CoalescingBenchmark -f 1 -wi 3 -w 1s -i 3 -r 1s -p services=10000
@@ -42,4 +45,5 @@ echo "smoke: every benchmark ran; results in benchmarks/results/"
 # The regression gate: only ratios that stay put on a noisy machine, never an absolute time
 # (RatioGate's javadoc gives the bounds and why). A broken ratio fails CI.
 java -cp "$jar" dev.routesync.bench.RatioGate results/smoke-CoalescingBenchmark.json \
-  results/smoke-ServingFloorBenchmark.interleaved.json results/smoke-MemoryBenchmark.json
+  results/smoke-ServingFloorBenchmark.interleaved.json results/smoke-MemoryBenchmark.json \
+  results/smoke-FlushRatioBenchmark.json

@@ -172,6 +172,23 @@ class ServiceKeyTest {
   }
 
   @Test
+  void equalityIsByNamespaceAndNameWithTheRecordsHash() {
+    ServiceKey key = new ServiceKey("shop", "cart");
+    ServiceKey copy = new ServiceKey(new String("shop"), new String("cart"));
+    assertThat(key).isEqualTo(key).isEqualTo(copy).hasSameHashCodeAs(copy);
+    assertThat(copy).isEqualTo(key);
+    // The formula a record generates (31 * first component's hash + second's), kept so that any
+    // hash-ordered structure iterates as it did before equals and hashCode were written out.
+    assertThat(key.hashCode()).isEqualTo(31 * "shop".hashCode() + "cart".hashCode());
+    assertThat(key)
+        .isNotEqualTo(new ServiceKey("shop", "carts"))
+        .isNotEqualTo(new ServiceKey("shops", "cart"))
+        .isNotEqualTo(new ServiceKey("cart", "shop"))
+        .isNotEqualTo("shop/cart")
+        .isNotEqualTo(null);
+  }
+
+  @Test
   void keysRejectNulls() {
     assertThatThrownBy(() -> new ServiceKey(null, "a")).isInstanceOf(NullPointerException.class);
     assertThatThrownBy(() -> new ServiceKey("a", null)).isInstanceOf(NullPointerException.class);

@@ -28,6 +28,18 @@ final class LatencySamples {
     return count;
   }
 
+  /** The mean. */
+  double meanNanos() {
+    if (count == 0) {
+      throw new IllegalStateException("no samples");
+    }
+    long sum = 0;
+    for (int i = 0; i < count; i++) {
+      sum += nanos[i];
+    }
+    return (double) sum / count;
+  }
+
   /** The median (the mean of the middle two for an even count); sorts the samples in place. */
   double medianNanos() {
     if (count == 0) {

@@ -24,7 +24,11 @@ import tools.jackson.databind.json.JsonMapper;
  *       ServingFloorBenchmark.interleaved}) so that load changing during the run weighs on both
  *       calls alike;
  *   <li>the table holds at most {@value #MAX_BYTES_PER_ENDPOINT} B per endpoint (the 120 B target
- *       plus 10%; MemoryBenchmark is deterministic).
+ *       plus 10%; MemoryBenchmark is deterministic);
+ *   <li>a flush of 100 changes into 100,000 Services costs at most {@value
+ *       #MAX_FLUSH_LARGE_OVER_SMALL}x the same flush into 1,000, at the median of paired flushes
+ *       ({@code FlushRatioBenchmark.pair}; the target is 1.5x, paired runs measure 1.26x to 1.36x,
+ *       and the sorted tree the table left in issue 12 measured 7x).
  * </ul>
  *
  * <p>Each bound sits far from what a healthy build measures, so only a real regression, not the
@@ -40,6 +44,7 @@ public final class RatioGate {
   static final double MIN_COALESCING_GAIN = 20;
   static final double MAX_RESOLVE_OVER_FLOOR = 2;
   static final double MAX_BYTES_PER_ENDPOINT = 132;
+  static final double MAX_FLUSH_LARGE_OVER_SMALL = 2;
 
   private static final String PACKAGE = "dev.routesync.bench.";
 
@@ -79,6 +84,7 @@ public final class RatioGate {
     coalescing().ifPresentOrElse(checks::add, () -> missing.add("CoalescingBenchmark"));
     resolveOverFloor().ifPresentOrElse(checks::add, () -> missing.add("ServingFloorBenchmark"));
     bytesPerEndpoint().ifPresentOrElse(checks::add, () -> missing.add("MemoryBenchmark"));
+    flushFlatness().ifPresentOrElse(checks::add, () -> missing.add("FlushRatioBenchmark"));
     out.println("ratio gate (bounds far from healthy figures; no absolute time is checked)");
     checks.forEach(check -> out.println("  " + check.line()));
     missing.forEach(name -> out.println("  MISSING: no " + name + " result in the files given"));
@@ -109,12 +115,7 @@ public final class RatioGate {
    * that changed between their two phases once moved their ratio to 2.03x.
    */
   Optional<Check> resolveOverFloor() {
-    // An EVENTS counter: JMH's score is the sum over iterations, so read the median.
-    return first("ServingFloorBenchmark.interleaved")
-        .map(result -> result.path("secondaryMetrics").path("resolveOverNoop"))
-        .map(metric -> metric.path("scorePercentiles"))
-        .filter(percentiles -> percentiles.has("50.0"))
-        .map(percentiles -> percentiles.get("50.0").asDouble())
+    return medianOverIterations("ServingFloorBenchmark.interleaved", "resolveOverNoop")
         .map(
             ratio ->
                 new Check(
@@ -122,6 +123,32 @@ public final class RatioGate {
                     ratio,
                     "<= " + MAX_RESOLVE_OVER_FLOOR,
                     ratio <= MAX_RESOLVE_OVER_FLOOR));
+  }
+
+  /**
+   * The large table's flush over the small table's from {@code FlushRatioBenchmark.pair}: per
+   * iteration the ratio of the two medians of flushes timed in pairs, the median of that over the
+   * iterations. Not FlushCostBenchmark's separate figures, whose sizes run a minute apart.
+   */
+  Optional<Check> flushFlatness() {
+    return medianOverIterations("FlushRatioBenchmark.pair", "largeOverSmall")
+        .map(
+            ratio ->
+                new Check(
+                    "flush: 100k/1k Services, paired, p50",
+                    ratio,
+                    "<= " + MAX_FLUSH_LARGE_OVER_SMALL,
+                    ratio <= MAX_FLUSH_LARGE_OVER_SMALL));
+  }
+
+  /** A per-iteration secondary metric's median over the iterations. */
+  private Optional<Double> medianOverIterations(String benchmark, String metric) {
+    // An EVENTS counter: JMH's score is the sum over iterations, so read the median.
+    return first(benchmark)
+        .map(result -> result.path("secondaryMetrics").path(metric))
+        .map(figure -> figure.path("scorePercentiles"))
+        .filter(percentiles -> percentiles.has("50.0"))
+        .map(percentiles -> percentiles.get("50.0").asDouble());
   }
 
   Optional<Check> bytesPerEndpoint() {

@@ -40,8 +40,21 @@ class LatencySamplesTest {
   }
 
   @Test
-  void anIterationWithoutSamplesHasNoMedian() {
+  void theMeanKeepsTheOutlierTheMedianLeavesOut() {
+    LatencySamples samples = new LatencySamples(2);
+    for (long nanos : new long[] {100, 100, 100, 9_700}) {
+      samples.add(nanos);
+    }
+
+    assertThat(samples.meanNanos()).isEqualTo(2_500);
+    assertThat(samples.medianNanos()).isEqualTo(100);
+  }
+
+  @Test
+  void anIterationWithoutSamplesHasNoMedianAndNoMean() {
     assertThatThrownBy(() -> new LatencySamples(1).medianNanos())
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> new LatencySamples(1).meanNanos())
         .isInstanceOf(IllegalStateException.class);
   }
 }

@@ -17,7 +17,8 @@ class RatioGateTest {
 
   @Test
   void healthyFiguresPass() {
-    Outcome outcome = gate(coalescing(950, 243_000), serving(1.35, 1.45), memory(110));
+    Outcome outcome =
+        gate(coalescing(950, 243_000), serving(1.35, 1.45), memory(110), flush(1.3, 1.32));
 
     assertThat(outcome.exit).isZero();
     assertThat(outcome.text).contains("ratio gate: passed").doesNotContain("BROKEN");
@@ -25,7 +26,8 @@ class RatioGateTest {
 
   @Test
   void aCoalescerThatLostItsGainFails() {
-    Outcome outcome = gate(coalescing(20_000, 243_000), serving(1.35, 1.45), memory(110));
+    Outcome outcome =
+        gate(coalescing(20_000, 243_000), serving(1.35, 1.45), memory(110), flush(1.3, 1.32));
 
     assertThat(outcome.exit).isEqualTo(1);
     assertThat(outcome.text).contains("coalescing").contains("BROKEN");
@@ -33,7 +35,8 @@ class RatioGateTest {
 
   @Test
   void aResolveThatCostsMoreThanTwiceTheFloorFails() {
-    Outcome outcome = gate(coalescing(950, 243_000), serving(2.3, 2.5), memory(110));
+    Outcome outcome =
+        gate(coalescing(950, 243_000), serving(2.3, 2.5), memory(110), flush(1.3, 1.32));
 
     assertThat(outcome.exit).isEqualTo(1);
     assertThat(outcome.text).contains("Resolve/no-op p50").contains("BROKEN");
@@ -47,7 +50,7 @@ class RatioGateTest {
     serving.add(sample("ServingFloorBenchmark.resolve", 2_030));
     serving.add(sample("ServingFloorBenchmark.noop", 1_000));
 
-    Outcome outcome = gate(coalescing(950, 243_000), serving, memory(110));
+    Outcome outcome = gate(coalescing(950, 243_000), serving, memory(110), flush(1.3, 1.32));
 
     assertThat(outcome.exit).isZero();
     assertThat(outcome.text).contains("interleaved").doesNotContain("BROKEN");
@@ -60,7 +63,7 @@ class RatioGateTest {
             sample("ServingFloorBenchmark.resolve", 239),
             sample("ServingFloorBenchmark.noop", 168));
 
-    Outcome outcome = gate(coalescing(950, 243_000), sequential, memory(110));
+    Outcome outcome = gate(coalescing(950, 243_000), sequential, memory(110), flush(1.3, 1.32));
 
     assertThat(outcome.exit).isEqualTo(1);
     assertThat(outcome.text).contains("MISSING: no ServingFloorBenchmark");
@@ -68,7 +71,8 @@ class RatioGateTest {
 
   @Test
   void aTableOverTheMemoryTargetByMoreThanTenPercentFails() {
-    Outcome outcome = gate(coalescing(950, 243_000), serving(1.35, 1.45), memory(133));
+    Outcome outcome =
+        gate(coalescing(950, 243_000), serving(1.35, 1.45), memory(133), flush(1.3, 1.32));
 
     assertThat(outcome.exit).isEqualTo(1);
     assertThat(outcome.text).contains("bytes per endpoint").contains("BROKEN");
@@ -76,10 +80,31 @@ class RatioGateTest {
 
   @Test
   void aMissingBenchmarkFailsRatherThanPassingBySilence() {
-    Outcome outcome = gate(coalescing(950, 243_000), memory(110));
+    Outcome outcome = gate(coalescing(950, 243_000), memory(110), flush(1.3, 1.32));
 
     assertThat(outcome.exit).isEqualTo(1);
     assertThat(outcome.text).contains("MISSING: no ServingFloorBenchmark");
+  }
+
+  @Test
+  void aFlushWhoseCostGrowsWithTheTableFails() {
+    // The sorted tree the table left measured 7x; one slow iteration of three does not decide it.
+    Outcome slow =
+        gate(coalescing(950, 243_000), serving(1.35, 1.45), memory(110), flush(2.4, 7.0));
+    Outcome oneBadIteration =
+        gate(coalescing(950, 243_000), serving(1.35, 1.45), memory(110), flush(1.3, 1.31, 3.5));
+
+    assertThat(slow.exit).isEqualTo(1);
+    assertThat(slow.text).contains("flush: 100k/1k").contains("BROKEN");
+    assertThat(oneBadIteration.exit).isZero();
+  }
+
+  @Test
+  void withoutThePairedFlushTheGateFails() {
+    Outcome outcome = gate(coalescing(950, 243_000), serving(1.35, 1.45), memory(110));
+
+    assertThat(outcome.exit).isEqualTo(1);
+    assertThat(outcome.text).contains("MISSING: no FlushRatioBenchmark");
   }
 
   private record Outcome(int exit, String text) {}
@@ -122,6 +147,35 @@ class RatioGateTest {
             + firstIteration
             + ","
             + secondIteration
+            + "]]}}}");
+  }
+
+  /**
+   * {@code FlushRatioBenchmark.pair}'s per-iteration ratios, as JMH writes an {@code EVENTS}
+   * counter: the sum in {@code score}, the median in {@code scorePercentiles}.
+   */
+  private static List<String> flush(double... iterations) {
+    double[] sorted = iterations.clone();
+    java.util.Arrays.sort(sorted);
+    double median =
+        sorted.length % 2 == 1
+            ? sorted[sorted.length / 2]
+            : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+    StringBuilder raw = new StringBuilder();
+    double sum = 0;
+    for (double ratio : iterations) {
+      raw.append(raw.length() == 0 ? "" : ",").append(ratio);
+      sum += ratio;
+    }
+    return List.of(
+        "{\"benchmark\":\"dev.routesync.bench.FlushRatioBenchmark.pair\","
+            + "\"primaryMetric\":{\"score\":20.0},"
+            + "\"secondaryMetrics\":{\"largeOverSmall\":{\"score\":"
+            + sum
+            + ",\"scorePercentiles\":{\"50.0\":"
+            + median
+            + "},\"rawData\":[["
+            + raw
             + "]]}}}");
   }
 
