@@ -27,6 +27,12 @@ public final class FlushSeconds {
   private static final int K = 100;
   private static final int ENDPOINTS_PER_SERVICE = 5;
 
+  /** Flushes between two reads of the clock, so that reading it costs next to nothing. */
+  private static final int FLUSHES_PER_CLOCK_READ = 100;
+
+  /** Flushes between two reads of the thread's CPU (a file read). */
+  private static final int FLUSHES_PER_CPU_READ = 1_000;
+
   private FlushSeconds() {}
 
   public static void main(String[] args) throws IOException {
@@ -47,11 +53,11 @@ public final class FlushSeconds {
       int moves = 0;
       long now;
       while ((now = System.nanoTime()) < end) {
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < FLUSHES_PER_CLOCK_READ; i++) {
           versions += table.flush().version() & 1;
         }
-        flushes += 100;
-        if (flushes % 1_000 == 0) {
+        flushes += FLUSHES_PER_CLOCK_READ;
+        if (flushes % FLUSHES_PER_CPU_READ == 0) {
           int current = cpu();
           if (current != cpu) {
             moves++;

@@ -27,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
  *       plus 10%; MemoryBenchmark is deterministic);
  *   <li>a flush of 100 changes into 100,000 Services costs at most {@value
  *       #MAX_FLUSH_LARGE_OVER_SMALL}x the same flush into 1,000, at the median of paired flushes
- *       ({@code FlushRatioBenchmark.pair}; the target is 1.5x, paired runs measure 1.26x to 1.36x,
+ *       ({@code FlushRatioBenchmark.pair}; the target is 1.5x, paired runs measure 1.26x to 1.34x,
  *       and the sorted tree the table left in issue 12 measured 7x).
  * </ul>
  *
