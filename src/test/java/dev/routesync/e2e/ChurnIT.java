@@ -1,0 +1,190 @@
+package dev.routesync.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.api.v1.ServiceRef;
+import dev.routesync.api.v1.WatchEvent;
+import dev.routesync.api.v1.WatchRequest;
+import dev.routesync.testing.WatchRecorder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * B1: the real Deployment, ReplicaSet and EndpointSlice controllers churn one Service (scale 3 to
+ * 150 to 0, a rolling update of 150), and at every quiet point the agent's table is exactly the
+ * ready set of the real slices: no lost update, no ghost, the slices the controller split at 100
+ * endpoints merged. It publishes fewer versions than the controller wrote slices.
+ */
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
+class ChurnIT {
+
+  private static final String APP = "churn";
+
+  /** A rollout of 150 Pods on this control plane and two cores; far more than it takes. */
+  private static final Duration ROLLOUT = Duration.ofMinutes(3);
+
+  /** From the slices' last write to the agent's table: one debounce and a flush, with slack. */
+  private static final Duration CONVERGE = Duration.ofSeconds(15);
+
+  @TempDir Path dir;
+  private ControlPlane cluster;
+  private KubernetesClient client;
+  private String namespace;
+
+  @BeforeEach
+  void setUp() {
+    cluster = ControlPlane.require();
+    client = cluster.adminClient();
+    namespace = Workloads.namespace(client, "churn");
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (client != null) {
+      if (namespace != null) {
+        Workloads.deleteNamespace(client, namespace);
+      }
+      client.close();
+    }
+  }
+
+  @Test
+  void atEveryQuietPointTheTableIsTheReadySetOfTheRealSlices() throws Exception {
+    client.services().resource(Workloads.service(namespace, APP)).create();
+    client.apps().deployments().resource(Workloads.deployment(namespace, APP, 3, "http")).create();
+
+    AtomicInteger sliceWrites = new AtomicInteger();
+    try (AgentProcess agent =
+            AgentProcess.start(cluster, dir, cluster.kubeconfig(), namespace).awaitReady();
+        Watch slices = countSliceWrites(sliceWrites)) {
+      quietPoint(agent, 3);
+
+      WatchRecorder versions = new WatchRecorder();
+      agent
+          .grpc()
+          .watch(
+              WatchRequest.newBuilder()
+                  .addServices(ServiceRef.newBuilder().setNamespace(namespace).setName(APP))
+                  .build(),
+              versions);
+      await().atMost(Duration.ofSeconds(10)).until(() -> !versions.events().isEmpty());
+      int writesBefore = sliceWrites.get();
+
+      scale(150);
+      List<EndpointSlice> at150 = quietPoint(agent, 150);
+      assertThat(at150).as("the controller splits 150 endpoints over slices").hasSizeGreaterThan(1);
+
+      client
+          .apps()
+          .deployments()
+          .inNamespace(namespace)
+          .withName(APP)
+          .edit(
+              d -> {
+                d.getSpec()
+                    .getTemplate()
+                    .getSpec()
+                    .getContainers()
+                    .get(0)
+                    .setImage("registry.example/churn:2");
+                return d;
+              });
+      quietPoint(agent, 150);
+
+      scale(0);
+      quietPoint(agent, 0);
+
+      int agentVersions = versions.events().size() - 1; // the first is the snapshot
+      int controllerWrites = sliceWrites.get() - writesBefore;
+      assertThat(versions.ended()).as("the Watch stream is still open").isNull();
+      assertThat(agentVersions)
+          .as("versions published for %d slice writes", controllerWrites)
+          .isPositive()
+          .isLessThan(controllerWrites);
+      System.out.printf(
+          "ChurnIT: %d slice writes by the controller, %d versions published%n",
+          controllerWrites, agentVersions);
+    }
+  }
+
+  private void scale(int replicas) {
+    client.apps().deployments().inNamespace(namespace).withName(APP).scale(replicas);
+  }
+
+  /**
+   * Waits for the rollout to finish and the controller to write its slices, then for the agent to
+   * publish exactly their ready set. Returns the slices.
+   */
+  private List<EndpointSlice> quietPoint(AgentProcess agent, int replicas) {
+    Workloads.awaitRolledOut(client, namespace, APP, ROLLOUT);
+    Set<String> pods = ReadySets.fromPods(client, namespace, APP, 8080);
+    assertThat(pods).hasSize(replicas);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(250))
+        .until(() -> ReadySets.fromSlices(ReadySets.slices(client, namespace, APP)).equals(pods));
+    List<EndpointSlice> slices = ReadySets.slices(client, namespace, APP);
+    await()
+        .atMost(CONVERGE)
+        .pollInterval(Duration.ofMillis(200))
+        .untilAsserted(() -> assertThat(published(agent)).isEqualTo(pods));
+    return slices;
+  }
+
+  private Set<String> published(AgentProcess agent) {
+    try {
+      ServiceEndpoints service = agent.grpc().resolve(namespace, APP);
+      return ReadySets.fromAgent(service);
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+        return new TreeSet<>();
+      }
+      throw e;
+    }
+  }
+
+  private Watch countSliceWrites(AtomicInteger writes) {
+    return client
+        .discovery()
+        .v1()
+        .endpointSlices()
+        .inNamespace(namespace)
+        .withLabel("kubernetes.io/service-name", APP)
+        .watch(
+            new Watcher<>() {
+              @Override
+              public void eventReceived(Action action, EndpointSlice slice) {
+                writes.incrementAndGet();
+              }
+
+              @Override
+              public void onClose(WatcherException cause) {}
+            });
+  }
+
+  static boolean touches(WatchEvent event, String namespace, String name) {
+    return event.getUpsertedList().stream()
+            .anyMatch(s -> s.getNamespace().equals(namespace) && s.getName().equals(name))
+        || event.getRemovedList().stream()
+            .anyMatch(s -> s.getNamespace().equals(namespace) && s.getName().equals(name));
+  }
+}

@@ -1,0 +1,146 @@
+package dev.routesync.e2e;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.awaitility.Awaitility;
+
+/** The objects the tests apply: a namespace of their own, opted-in Services, Deployments. */
+final class Workloads {
+
+  static final String OPT_IN_LABEL = "mesh-managed";
+
+  private Workloads() {}
+
+  /**
+   * A fresh namespace, named after the test, once its default ServiceAccount exists (the
+   * ServiceAccount admission plugin refuses Pods before that).
+   */
+  static String namespace(KubernetesClient client, String prefix) {
+    String name = prefix + "-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+    Namespace namespace =
+        new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build();
+    client.namespaces().resource(namespace).create();
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> client.serviceAccounts().inNamespace(name).withName("default").get() != null);
+    return name;
+  }
+
+  /** Deletes the namespace and does not wait: the namespace controller removes its objects. */
+  static void deleteNamespace(KubernetesClient client, String name) {
+    client
+        .namespaces()
+        .withName(name)
+        .withTimeout(10, java.util.concurrent.TimeUnit.SECONDS)
+        .delete();
+  }
+
+  /** An opted-in Service: port 80 to the pods' named port {@code http}, selecting app=NAME. */
+  static Service service(String namespace, String name) {
+    return new ServiceBuilder()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .withLabels(Map.of(OPT_IN_LABEL, "true"))
+        .endMetadata()
+        .withNewSpec()
+        .withSelector(Map.of("app", name))
+        .addNewPort()
+        .withName("http")
+        .withPort(80)
+        .withTargetPort(new IntOrString("http"))
+        .endPort()
+        .endSpec()
+        .build();
+  }
+
+  /**
+   * A Deployment of app=NAME whose container declares port {@code portName} 8080, rolling with
+   * {@code maxSurge: 25%}, {@code maxUnavailable: 0}.
+   */
+  static Deployment deployment(String namespace, String name, int replicas, String portName) {
+    return new DeploymentBuilder()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .withReplicas(replicas)
+        .withNewSelector()
+        .withMatchLabels(Map.of("app", name))
+        .endSelector()
+        .withNewStrategy()
+        .withType("RollingUpdate")
+        .withNewRollingUpdate()
+        .withMaxSurge(new IntOrString("25%"))
+        .withMaxUnavailable(new IntOrString(0))
+        .endRollingUpdate()
+        .endStrategy()
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(Map.of("app", name))
+        .endMetadata()
+        .withNewSpec()
+        .withTerminationGracePeriodSeconds(30L)
+        .addNewContainer()
+        .withName("app")
+        .withImage("registry.example/" + name + ":1")
+        .addNewPort()
+        .withName(portName)
+        .withContainerPort(8080)
+        .withProtocol("TCP")
+        .endPort()
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  /**
+   * Waits until the Deployment's rollout is complete: every replica updated, ready and available,
+   * and no Pod of it left (old, surplus or terminating).
+   */
+  static void awaitRolledOut(
+      KubernetesClient client, String namespace, String name, Duration budget) {
+    Awaitility.await()
+        .atMost(budget)
+        .pollInterval(Duration.ofMillis(250))
+        .until(
+            () -> {
+              Deployment d =
+                  client.apps().deployments().inNamespace(namespace).withName(name).get();
+              int want = d.getSpec().getReplicas();
+              var status = d.getStatus();
+              boolean done =
+                  status != null
+                      && d.getMetadata().getGeneration().equals(status.getObservedGeneration())
+                      && orZero(status.getUpdatedReplicas()) == want
+                      && orZero(status.getReadyReplicas()) == want
+                      && orZero(status.getAvailableReplicas()) == want
+                      && orZero(status.getReplicas()) == want;
+              return done
+                  && client
+                          .pods()
+                          .inNamespace(namespace)
+                          .withLabel("app", name)
+                          .list()
+                          .getItems()
+                          .size()
+                      == want;
+            });
+  }
+
+  private static int orZero(Integer value) {
+    return value == null ? 0 : value;
+  }
+}
