@@ -8,8 +8,8 @@ import (
 
 // allocator hands out Pod addresses from each Node's range, round robin, never one in use.
 type allocator struct {
-	mu    sync.Mutex
-	inUse map[netip.Addr]struct{}
+	mu     sync.Mutex
+	inUse  map[netip.Addr]struct{}
 	cursor map[int]int // node index -> offset tried next
 }
 

@@ -27,8 +27,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/labels"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -140,6 +140,15 @@ func registerNodes(ctx context.Context, client kubernetes.Interface, cluster []n
 		}
 		if err != nil {
 			return err
+		}
+		// The TaintNodesByCondition admission plugin gives every new Node the not-ready NoSchedule
+		// taint; the node lifecycle controller, which is not run here, would lift it once the Node
+		// reports Ready. Lift it here, as that controller would.
+		if len(created.Spec.Taints) > 0 {
+			created.Spec.Taints = nil
+			if created, err = client.CoreV1().Nodes().Update(ctx, created, metav1.UpdateOptions{}); err != nil {
+				return err
+			}
 		}
 		capacity := corev1.ResourceList{
 			corev1.ResourceCPU:    resource.MustParse("64"),

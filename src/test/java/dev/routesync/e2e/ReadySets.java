@@ -34,7 +34,11 @@ final class ReadySets {
   static Set<String> fromSlices(List<EndpointSlice> slices) {
     Set<String> ready = new TreeSet<>();
     for (EndpointSlice slice : slices) {
-      for (var endpoint : slice.getEndpoints()) {
+      // The real controller writes `endpoints: null` for a Service with no endpoints.
+      for (var endpoint :
+          slice.getEndpoints() == null
+              ? List.<io.fabric8.kubernetes.api.model.discovery.v1.Endpoint>of()
+              : slice.getEndpoints()) {
         var conditions = endpoint.getConditions();
         if (conditions != null && Boolean.FALSE.equals(conditions.getReady())) {
           continue;
