@@ -13,7 +13,7 @@
 # Environment: CONTROL_PLANE_DIR (state: certificates, etcd data, logs; default
 # control-plane/.run), CONTROL_PLANE_CACHE (built binaries, by version; default
 # control-plane/.cache), CONTROL_PLANE_NODES (3), CONTROL_PLANE_ZONES (2), and the ports
-# CONTROL_PLANE_ETCD_PORT (32379), CONTROL_PLANE_API_PORT (36443).
+# CONTROL_PLANE_ETCD_PORT (12379), CONTROL_PLANE_API_PORT (16443).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,9 +22,11 @@ run=${CONTROL_PLANE_DIR:-$module/.run}
 cache=${CONTROL_PLANE_CACHE:-$module/.cache}
 nodes=${CONTROL_PLANE_NODES:-3}
 zones=${CONTROL_PLANE_ZONES:-2}
-etcd_port=${CONTROL_PLANE_ETCD_PORT:-32379}
+# Below Linux's ephemeral range (32768-60999): a port in it can be taken by any outgoing
+# connection, as the API server's own connection to etcd once took the controller manager's port.
+etcd_port=${CONTROL_PLANE_ETCD_PORT:-12379}
 etcd_peer_port=$((etcd_port + 1))
-api_port=${CONTROL_PLANE_API_PORT:-36443}
+api_port=${CONTROL_PLANE_API_PORT:-16443}
 kcm_port=$((api_port + 1))
 sched_port=$((api_port + 2))
 components=(etcd kube-apiserver kube-controller-manager kube-scheduler fake-kubelet)
@@ -51,7 +53,7 @@ ensure_built() {
     return
   fi
   command -v go > /dev/null || die "Go is needed to build the control plane (go not on PATH)"
-  log "building $dir (cold: about 20 minutes on 2 cores; docs/testing.md)"
+  log "building $dir (cold: about 8 minutes on 2 cores; docs/testing.md)"
   local start=$SECONDS
   "$module/build.sh" "$dir"
   log "built in $((SECONDS - start)) s"
@@ -120,10 +122,14 @@ subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,
   cert scheduler "/CN=system:kube-scheduler" "extendedKeyUsage=clientAuth"
   openssl genrsa -out "$run/pki/sa.key" 2048 2> /dev/null
   openssl rsa -in "$run/pki/sa.key" -pubout -out "$run/pki/sa.pub" 2> /dev/null
+  touch "$run/pki/done"
+}
+
+# Written at every start: they name the API server's port, which the environment may change.
+write_kubeconfigs() {
   kubeconfig "$run/admin.kubeconfig" admin admin
   kubeconfig "$run/controller-manager.kubeconfig" system:kube-controller-manager controller-manager
   kubeconfig "$run/scheduler.kubeconfig" system:kube-scheduler scheduler
-  touch "$run/pki/done"
 }
 
 # --- components ---------------------------------------------------------------------------------
@@ -230,6 +236,7 @@ up() {
   ensure_built
   mkdir -p "$run"
   ensure_pki
+  write_kubeconfigs
   for c in "${components[@]}"; do
     start_component "$c"
     wait_ready "$c"

@@ -90,7 +90,7 @@ public final class ControlPlane {
 
   /** etcd's client URL (plain HTTP on loopback; its JSON gateway serves compaction). */
   public String etcd() {
-    return System.getenv().getOrDefault("ROUTESYNC_E2E_ETCD", "http://127.0.0.1:32379");
+    return System.getenv().getOrDefault("ROUTESYNC_E2E_ETCD", "http://127.0.0.1:12379");
   }
 
   /** A client with the cluster's admin identity, for what the tests themselves do. */
