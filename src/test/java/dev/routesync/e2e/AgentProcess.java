@@ -143,12 +143,17 @@ public final class AgentProcess implements AutoCloseable {
 
   /** Runs a {@code routesync} client command (get, watch, ...) against this agent's socket. */
   public ControlPlane.Result cli(ControlPlane cluster, String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-jar");
-    command.add(cluster.project().resolve("target/routesync.jar").toString());
+    List<String> command = new ArrayList<>(cliCommand(cluster));
     command.addAll(List.of(args));
     return ControlPlane.run(command);
+  }
+
+  /** {@code java -jar target/routesync.jar}, for a command the test runs itself (say, watch). */
+  public List<String> cliCommand(ControlPlane cluster) {
+    return List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-jar",
+        cluster.project().resolve("target/routesync.jar").toString());
   }
 
   public boolean isAlive() {
