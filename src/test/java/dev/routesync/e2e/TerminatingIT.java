@@ -104,7 +104,11 @@ class TerminatingIT {
       await()
           .atMost(CONVERGE)
           .pollInterval(Duration.ofMillis(200))
-          .untilAsserted(() -> assertThat(ips(published(agent))).isEqualTo(readyNow));
+          .untilAsserted(
+              () ->
+                  assertThat(ips(published(agent)))
+                      .as("served while ready pods remain and %s drains", victim)
+                      .isEqualTo(readyNow));
       assertThat(published(agent))
           .as("every endpoint served while ready pods remain is ready")
           .allSatisfy(e -> assertThat(e.getReady()).as(e.getIp() + " ready").isTrue());
@@ -148,7 +152,8 @@ class TerminatingIT {
   /**
    * Fails today, for issue 22A only: with the pods ready the client reaches both; once only
    * draining pods remain, the agent sends them as DRAINING (its EDS, in grpc-js's trace) and every
-   * call fails with UNAVAILABLE "priority policy has empty priority list".
+   * call fails with UNAVAILABLE "priority policy has empty priority list". With the fallback sent
+   * as HEALTHY instead (tried, not kept) it passes.
    */
   @Test
   @Disabled(
