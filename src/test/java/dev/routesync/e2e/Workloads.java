@@ -44,6 +44,16 @@ final class Workloads {
         .delete();
   }
 
+  /**
+   * Deletes the namespace without waiting, then its Pods at once (grace period 0), so Pods that
+   * drain (a preStop sleep) do not hold it, nor the control plane's resources, for minutes. Pods
+   * are deleted after the namespace, which then refuses new ones, so no controller replaces them.
+   */
+  static void deleteNamespaceAndPodsNow(KubernetesClient client, String name) {
+    client.namespaces().withName(name).delete();
+    client.pods().inNamespace(name).withGracePeriod(0).delete();
+  }
+
   /** An opted-in Service: port 80 to the pods' named port {@code http}, selecting app=NAME. */
   static Service service(String namespace, String name) {
     return new ServiceBuilder()
