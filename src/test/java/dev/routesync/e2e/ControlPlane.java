@@ -79,6 +79,16 @@ public final class ControlPlane {
     return project;
   }
 
+  /**
+   * The admin kubeconfig with its server moved to {@code 127.0.0.1:port} (a relay in front of the
+   * API server; the server certificate names IP 127.0.0.1, so TLS passes through), written to
+   * {@code file}.
+   */
+  public Path kubeconfigThrough(int port, Path file) throws IOException {
+    String text = readKubeconfig().replace(server(), "https://127.0.0.1:" + port);
+    return Files.writeString(file, text);
+  }
+
   /** The API server's URL, as the admin kubeconfig names it. */
   public String server() {
     return Config.fromKubeconfig(readKubeconfig()).getMasterUrl().replaceAll("/$", "");

@@ -121,11 +121,15 @@ public final class GrpcJavaClient implements AutoCloseable {
    * longer than any test keeps a stream open, so a stream nobody closes cannot outlive its test.
    */
   public void watch(WatchRequest request, StreamObserver<WatchEvent> observer) {
+    watch(request, observer, WATCH_DEADLINE);
+  }
+
+  /** As {@link #watch(WatchRequest, StreamObserver)}, for a test whose stream spans an episode. */
+  public void watch(WatchRequest request, StreamObserver<WatchEvent> observer, Duration deadline) {
     ClientCalls.asyncServerStreamingCall(
         channel.newCall(
             WATCH,
-            CallOptions.DEFAULT.withDeadlineAfter(
-                WATCH_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)),
+            CallOptions.DEFAULT.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)),
         request,
         observer);
   }

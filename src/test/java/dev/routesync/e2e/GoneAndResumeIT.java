@@ -1,0 +1,262 @@
+package dev.routesync.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.routesync.api.v1.ServiceRef;
+import dev.routesync.api.v1.WatchRequest;
+import dev.routesync.testing.TcpProxy;
+import dev.routesync.testing.WatchRecorder;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * B5: the agent is cut off from the API server (a relay it dials is cut) while a Service scales and
+ * another is deleted, etcd is compacted past those changes and the API server restarts. When the
+ * relay comes back the agent's watch resumes from a resourceVersion the server no longer has and
+ * gets 410 Gone; it relists and its table is exact again (no ghost of the deleted Service), and no
+ * version it published on the way empties or half-updates the Service that stayed. Its watches ask
+ * for bookmarks, and it resumes from a bookmark's resourceVersion.
+ *
+ * <p>What yields the 410 on this server (v1.37): a restart of kube-apiserver. Its watch cache
+ * starts at etcd's current revision, so any older resourceVersion is "too old" and the watch gets
+ * an in-stream ERROR event with code 410, compacted or not. Compaction alone yields nothing: the
+ * running server's watch cache still replays from memory what etcd compacted away.
+ */
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class GoneAndResumeIT {
+
+  private static final String STAY = "stay";
+  private static final String GONE = "gone";
+
+  /** Not opted in: its slices move the EndpointSlice resourceVersion, unseen by the agent. */
+  private static final String OTHER = "other";
+
+  private static final Duration ROLLOUT = Duration.ofMinutes(1);
+
+  /** A real API server sends a watch bookmark about once a minute while its version moves. */
+  private static final Duration BOOKMARK = Duration.ofMinutes(2);
+
+  /** fabric8 retries a broken watch 1 s doubling to 32 s; then a list and a debounce. */
+  private static final Duration RECOVER = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+  private ControlPlane cluster;
+  private KubernetesClient client;
+  private String namespace;
+  private TcpProxy relay;
+
+  @BeforeEach
+  void setUp() {
+    cluster = ControlPlane.require();
+    client = cluster.adminClient();
+    namespace = Workloads.namespace(client, "gone");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    try {
+      if (relay != null) {
+        relay.close();
+      }
+    } finally {
+      cluster.script("start", "kube-apiserver"); // a no-op unless the test stopped midway
+      // Not waited for: its Pods take their 30 s grace period to go.
+      client.namespaces().withName(namespace).delete();
+      client.close();
+    }
+  }
+
+  @Test
+  void afterGoneTheAgentRelistsToTheExactTableWithoutEverEmptyingIt() throws Exception {
+    deploy(STAY, 2, true);
+    deploy(GONE, 1, true);
+    Set<String> stayBefore = awaitSlicesReady(STAY, 2);
+    Set<String> goneBefore = awaitSlicesReady(GONE, 1);
+
+    ApiServerLog apiLog = new ApiServerLog(cluster);
+    apiLog.logRequests();
+    long sinceStart = apiLog.mark();
+    relay = new TcpProxy(cluster.apiPort());
+    Path kubeconfig = cluster.kubeconfigThrough(relay.port(), dir.resolve("relay.kubeconfig"));
+    // --relist-after 1h: the agent resumes its watch after the outage instead of relisting on its
+    // own, so what happens next is the server's answer to the resume. --resync 0: no anti-entropy
+    // relist can clean up in its place.
+    try (AgentProcess agent =
+        AgentProcess.start(
+                cluster,
+                dir.resolve("agent"),
+                kubeconfig,
+                namespace,
+                "--relist-after",
+                "1h",
+                "--resync",
+                "0")
+            .awaitReady()) {
+      awaitPublished(agent, STAY, Optional.of(stayBefore));
+      awaitPublished(agent, GONE, Optional.of(goneBefore));
+
+      // Writes the agent's selector does not see, so only a bookmark can carry this version to it.
+      long unseen = deploy(OTHER, 1, false);
+      awaitServerBookmark(unseen);
+      assertThat(agent.metric("routesync_watch_bookmarks_total", ""))
+          .as("bookmarks the agent saw")
+          .isPositive();
+
+      WatchRecorder versions = new WatchRecorder();
+      agent
+          .grpc()
+          .watch(
+              WatchRequest.newBuilder()
+                  .addServices(ServiceRef.newBuilder().setNamespace(namespace).setName(STAY))
+                  .addServices(ServiceRef.newBuilder().setNamespace(namespace).setName(GONE))
+                  .build(),
+              versions,
+              Duration.ofMinutes(4));
+      await().atMost(Duration.ofSeconds(10)).until(() -> !versions.events().isEmpty());
+
+      relay.cut();
+      client.apps().deployments().inNamespace(namespace).withName(STAY).scale(3);
+      client.services().inNamespace(namespace).withName(GONE).delete();
+      client.apps().deployments().inNamespace(namespace).withName(GONE).delete();
+      Set<String> stayAfter = awaitSlicesReady(STAY, 3);
+      await().atMost(ROLLOUT).until(() -> ReadySets.slices(client, namespace, GONE).isEmpty());
+      new EtcdGateway(cluster).compactToNow();
+      cluster.script("restart", "kube-apiserver");
+      apiLog.logRequests();
+      long sinceRestart = apiLog.mark();
+      assertThat(Published.now(agent, namespace, STAY))
+          .as("cut off, the agent still serves what it had")
+          .contains(stayBefore);
+
+      double gone = agent.metric("routesync_relists_total", "reason=\"gone\"");
+      relay.restore(cluster.apiPort());
+      await()
+          .atMost(RECOVER)
+          .pollInterval(Duration.ofMillis(250))
+          .until(() -> agent.metric("routesync_relists_total", "reason=\"gone\"") > gone);
+      awaitPublished(agent, STAY, Optional.of(stayAfter));
+      awaitPublished(agent, GONE, Optional.empty());
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> !versions.state().containsKey(namespace + "/" + GONE));
+
+      List<Published.Version> stay = Published.history(versions.events(), namespace, STAY);
+      assertThat(stay)
+          .as("every version published over the episode, for the Service that stayed")
+          .allSatisfy(
+              v ->
+                  assertThat(v.endpoints())
+                      .as("version %d", v.version())
+                      .isPresent()
+                      .get()
+                      .isIn(stayBefore, stayAfter));
+      assertThat(stay.get(stay.size() - 1).endpoints()).contains(stayAfter);
+      assertThat(versions.ended()).as("the Watch stream is still open").isNull();
+
+      // The watch the cut ended, and the resume the restarted server answered 410.
+      List<String> beforeCut = apiLog.watches(sinceStart, namespace);
+      List<String> resumed = apiLog.watches(sinceRestart, namespace);
+      assertThat(beforeCut).as("the agent's watches before the cut").isNotEmpty();
+      assertThat(resumed).as("the agent's resumed watch, after the restart").isNotEmpty();
+      assertThat(beforeCut).allMatch(uri -> uri.contains("allowWatchBookmarks=true"));
+      assertThat(resumed).allMatch(uri -> uri.contains("allowWatchBookmarks=true"));
+      assertThat(ApiServerLog.resourceVersion(resumed.get(0)))
+          .as("the resume's resourceVersion: newer than any object the agent was sent")
+          .isGreaterThan(unseen);
+      System.out.printf(
+          "GoneAndResumeIT: watches before the cut %s; resumed with %s (unseen writes from %d)%n",
+          beforeCut, resumed, unseen);
+    }
+  }
+
+  /**
+   * A Service (opted in or not) and its Deployment; returns the Service's resourceVersion, a
+   * version the agent had listed past before.
+   */
+  private long deploy(String name, int replicas, boolean optedIn) {
+    Service service = Workloads.service(namespace, name);
+    if (!optedIn) {
+      service.getMetadata().getLabels().clear();
+    }
+    Service created = client.services().resource(service).create();
+    client
+        .apps()
+        .deployments()
+        .resource(Workloads.deployment(namespace, name, replicas, "http"))
+        .create();
+    return Long.parseLong(created.getMetadata().getResourceVersion());
+  }
+
+  /**
+   * Waits until a bookmark newer than {@code unseen} reaches a watch of our own on the agent's
+   * selector, started after the agent's. The server times bookmarks per watch, about a minute after
+   * it starts, so by then the agent's older watch has had its own. (The agent's bookmark metric
+   * alone is no proof: it counts a version that moved between its samples.)
+   */
+  private void awaitServerBookmark(long unseen) {
+    AtomicLong bookmarked = new AtomicLong();
+    try (Watch watch =
+        client
+            .discovery()
+            .v1()
+            .endpointSlices()
+            .inNamespace(namespace)
+            .withLabel(Workloads.OPT_IN_LABEL, "true")
+            .watch(
+                new ListOptionsBuilder()
+                    .withAllowWatchBookmarks(true)
+                    .withResourceVersion(Long.toString(unseen))
+                    .build(),
+                new Watcher<EndpointSlice>() {
+                  @Override
+                  public void eventReceived(Action action, EndpointSlice slice) {
+                    if (action == Action.BOOKMARK) {
+                      long version = Long.parseLong(slice.getMetadata().getResourceVersion());
+                      bookmarked.accumulateAndGet(version, Math::max);
+                    }
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
+      await().atMost(BOOKMARK).until(() -> bookmarked.get() > unseen);
+    }
+  }
+
+  /** Waits for the rollout and for the real slices to hold exactly the ready Pods; returns them. */
+  private Set<String> awaitSlicesReady(String app, int replicas) {
+    Workloads.awaitRolledOut(client, namespace, app, ROLLOUT);
+    Set<String> pods = ReadySets.fromPods(client, namespace, app, 8080);
+    assertThat(pods).hasSize(replicas);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(250))
+        .until(() -> ReadySets.fromSlices(ReadySets.slices(client, namespace, app)).equals(pods));
+    return pods;
+  }
+
+  private void awaitPublished(AgentProcess agent, String name, Optional<Set<String>> expected) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200))
+        .untilAsserted(() -> assertThat(Published.now(agent, namespace, name)).isEqualTo(expected));
+  }
+}
