@@ -19,8 +19,8 @@ ldflags="-s -w $(stamp k8s.io/component-base/version) $(stamp k8s.io/client-go/p
 ldflags+=" -X go.etcd.io/etcd/api/v3/version.GitSHA=${etcd}"
 mkdir -p "$out"
 # CGO off: a static binary, and no C toolchain needed.
-CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out/k8s-bundle.tmp" ./cmd/k8s-bundle
-mv "$out/k8s-bundle.tmp" "$out/k8s-bundle"
+CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out/k8s-bundle.tmp.$$" ./cmd/k8s-bundle
+mv "$out/k8s-bundle.tmp.$$" "$out/k8s-bundle"
 for c in etcd kube-apiserver kube-controller-manager kube-scheduler kubectl fake-kubelet; do
   ln -sf k8s-bundle "$out/$c"
 done

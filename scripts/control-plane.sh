@@ -53,10 +53,18 @@ ensure_built() {
     return
   fi
   command -v go > /dev/null || die "Go is needed to build the control plane (go not on PATH)"
-  log "building $dir (cold: about 8 minutes on 2 cores; docs/testing.md)"
-  local start=$SECONDS
-  "$module/build.sh" "$dir"
-  log "built in $((SECONDS - start)) s"
+  # One build at a time per cache: checkouts sharing a cache would otherwise write one binary
+  # together. The second waits, then finds the first one's binary.
+  mkdir -p "$cache"
+  exec 9> "$cache/.build.lock"
+  flock 9
+  if [[ ! -x "$dir/k8s-bundle" ]]; then
+    log "building $dir (cold: about 8 minutes on 2 cores; docs/testing.md)"
+    local start=$SECONDS
+    "$module/build.sh" "$dir"
+    log "built in $((SECONDS - start)) s"
+  fi
+  flock -u 9
 }
 
 pid_alive() { [[ -f "$run/$1.pid" ]] && kill -0 "$(cat "$run/$1.pid")" 2> /dev/null; }

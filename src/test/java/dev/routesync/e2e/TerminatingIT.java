@@ -78,7 +78,7 @@ class TerminatingIT {
     if (client != null) {
       if (namespace != null) {
         // Draining pods would hold the namespace for their grace period.
-        Workloads.deleteNamespaceAndPodsNow(client, namespace);
+        Workloads.deleteNamespace(client, namespace);
       }
       client.close();
     }

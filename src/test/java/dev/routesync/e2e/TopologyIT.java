@@ -75,7 +75,7 @@ class TopologyIT {
   void tearDown() {
     if (client != null) {
       if (namespace != null) {
-        Workloads.deleteNamespaceAndPodsNow(client, namespace);
+        Workloads.deleteNamespace(client, namespace);
       }
       client.close();
     }

@@ -35,21 +35,12 @@ final class Workloads {
     return name;
   }
 
-  /** Deletes the namespace and does not wait: the namespace controller removes its objects. */
-  static void deleteNamespace(KubernetesClient client, String name) {
-    client
-        .namespaces()
-        .withName(name)
-        .withTimeout(10, java.util.concurrent.TimeUnit.SECONDS)
-        .delete();
-  }
-
   /**
-   * Deletes the namespace without waiting, then its Pods at once (grace period 0), so Pods that
-   * drain (a preStop sleep) do not hold it, nor the control plane's resources, for minutes. Pods
-   * are deleted after the namespace, which then refuses new ones, so no controller replaces them.
+   * Deletes the namespace without waiting, then its Pods with no grace period, so Pods left to
+   * drain (a preStop sleep) hold neither the namespace nor the control plane's resources for
+   * minutes. Pods go after the namespace, which then refuses new ones: no controller replaces them.
    */
-  static void deleteNamespaceAndPodsNow(KubernetesClient client, String name) {
+  static void deleteNamespace(KubernetesClient client, String name) {
     client.namespaces().withName(name).delete();
     client.pods().inNamespace(name).withGracePeriod(0).delete();
   }
