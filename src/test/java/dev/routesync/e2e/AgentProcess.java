@@ -44,8 +44,9 @@ public final class AgentProcess implements AutoCloseable {
 
   /**
    * Starts {@code routesync agent} with the given kubeconfig on node {@code node-0}, watching
-   * {@code namespace} only, plus {@code extraArgs}. The state file lives in {@code dir}, so a
-   * second agent started on the same {@code dir} warm-starts from the first one's table.
+   * {@code namespace} only (every namespace, as the shipped ConfigMap does, when it is empty), plus
+   * {@code extraArgs}. The state file lives in {@code dir}, so a second agent started on the same
+   * {@code dir} warm-starts from the first one's table.
    */
   public static AgentProcess start(
       ControlPlane cluster, Path dir, Path kubeconfig, String namespace, String... extraArgs)
@@ -71,14 +72,15 @@ public final class AgentProcess implements AutoCloseable {
             Integer.toString(adminPort),
             "--node-name",
             "node-0",
-            "--namespace",
-            namespace,
             "--state-file",
             dir.resolve("state.bin").toString(),
             "--state-flush",
             "100ms",
             "--shutdown-timeout",
             "5s"));
+    if (!namespace.isEmpty()) {
+      command.addAll(List.of("--namespace", namespace));
+    }
     command.addAll(List.of(extraArgs));
     Path log = dir.resolve("agent.log");
     Process process =

@@ -108,6 +108,22 @@ final class Workloads {
   }
 
   /**
+   * The Deployment with its pods pinned to {@code node} (a nodeSelector on the hostname label): an
+   * agent's drift detector only sees the pods of its own node.
+   */
+  static Deployment onNode(Deployment deployment, String node) {
+    return new DeploymentBuilder(deployment)
+        .editSpec()
+        .editTemplate()
+        .editSpec()
+        .withNodeSelector(Map.of("kubernetes.io/hostname", node))
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  /**
    * Waits until the Deployment's rollout is complete: every replica updated, ready and available,
    * and no Pod of it left (old, surplus or terminating).
    */

@@ -106,13 +106,18 @@ final class EventApi {
         + "\"}}";
   }
 
+  /**
+   * One PATCH request and nothing else. On {@code resource(body)} rather than {@code withName(..)}:
+   * with a name alone, fabric8 GETs the object before it patches, and the ClusterRole grants no
+   * {@code get} on Events (a real API server answers 403; the CRUD mock never checks).
+   */
   private Event patch(Event body, String mergePatch) {
     return client
         .events()
         .v1()
         .events()
         .inNamespace(body.getMetadata().getNamespace())
-        .withName(body.getMetadata().getName())
+        .resource(body)
         .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
   }
 
