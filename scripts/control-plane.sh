@@ -266,6 +266,11 @@ down() {
 }
 
 env_() {
+  # The script's own settings too: a test that stops or restarts a component, from any checkout,
+  # then acts on this control plane.
+  echo "export CONTROL_PLANE_DIR=$run CONTROL_PLANE_CACHE=$cache"
+  echo "export CONTROL_PLANE_ETCD_PORT=$etcd_port CONTROL_PLANE_API_PORT=$api_port"
+  echo "export CONTROL_PLANE_NODES=$nodes CONTROL_PLANE_ZONES=$zones"
   echo "export KUBECONFIG=$run/admin.kubeconfig"
   echo "export PATH=$(bin_dir):\$PATH"
   echo "export ROUTESYNC_E2E_DIR=$run"
