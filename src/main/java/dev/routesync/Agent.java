@@ -16,6 +16,7 @@ import dev.routesync.kube.ServiceIndex;
 import dev.routesync.kube.ServicePorts;
 import dev.routesync.kube.ServicePortsSink;
 import dev.routesync.kube.SkipReporter;
+import dev.routesync.kube.StorageProbe;
 import dev.routesync.kube.WatchedKind;
 import dev.routesync.kube.events.EventRecorder;
 import dev.routesync.kube.events.EventRecorderSettings;
@@ -90,6 +91,12 @@ public final class Agent {
 
   private static final Duration LIVENESS_TIMEOUT = Duration.ofSeconds(5);
 
+  /** The API server's etcd check takes up to 2 s to fail (--etcd-readycheck-timeout). */
+  private static final Duration STORAGE_PROBE_TIMEOUT = Duration.ofSeconds(5);
+
+  /** At most this often, and at least twice per --relist-after: one small GET to the server. */
+  private static final Duration STORAGE_PROBE_EVERY = Duration.ofSeconds(5);
+
   private final AgentConfig config;
   private final Vertx vertx;
   private final ConnectionGuards guards;
@@ -102,6 +109,9 @@ public final class Agent {
   private final Freshness freshness;
   private final Context syncContext;
   private final KubernetesClient client;
+  // Whether the API server reaches etcd: its watches stay open and silent when it does not.
+  private final StorageProbe storage;
+  private long storageTimer = -1;
   private final Coalescer coalescer;
   private final ResourceWatch<?> supervisor;
   // The table's second input: the Services' declared ports (see ServicePorts); the drift
@@ -183,6 +193,7 @@ public final class Agent {
     }
     this.syncContext = vertx.getOrCreateContext();
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
+    this.storage = StorageProbe.of(client, STORAGE_PROBE_TIMEOUT);
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
     this.driftOff = driftOffReason(config);
     this.events =
@@ -303,7 +314,8 @@ public final class Agent {
             syncContext,
             new VertxScheduler(vertx),
             new HeardObserver(metrics.watch(spec.kind()), freshness, Clock.systemUTC()),
-            new Random());
+            new Random(),
+            storage::reachable);
     return new Wiring<>(
         newCoalescer,
         newSupervisor,
@@ -325,7 +337,8 @@ public final class Agent {
         syncContext,
         new VertxScheduler(vertx),
         new HeardObserver(metrics.watch(spec.kind()), freshness, Clock.systemUTC()),
-        new Random());
+        new Random(),
+        storage::reachable);
   }
 
   /** Why the drift detector does not run, or null when it does. */
@@ -365,7 +378,8 @@ public final class Agent {
         syncContext,
         new VertxScheduler(vertx),
         metrics.watch(spec.kind()),
-        new Random());
+        new Random(),
+        storage::reachable);
   }
 
   /** Starts an agent with credentials from the configuration. */
@@ -429,6 +443,7 @@ public final class Agent {
                       driftPods.start();
                     }
                   });
+              storageTimer = vertx.setPeriodic(storageProbeEvery(), tick -> storage.probe());
               Future.all(supervisor.initialSync(), services.initialSync())
                   .onSuccess(
                       v ->
@@ -443,6 +458,12 @@ public final class Agent {
                                 synced.tryComplete();
                               }));
             });
+  }
+
+  /** An outage of the server's storage shows within --relist-after plus one probe. */
+  private long storageProbeEvery() {
+    long half = config.watch().relistAfter().toMillis() / 2;
+    return Math.max(100, Math.min(STORAGE_PROBE_EVERY.toMillis(), half));
   }
 
   private Throwable adminListenFailure(Throwable error) {
@@ -573,6 +594,7 @@ public final class Agent {
     Promise<Void> watchesStopped = Promise.promise();
     syncContext.runOnContext(
         ignored -> {
+          vertx.cancelTimer(storageTimer);
           supervisor.stop();
           services.stop();
           if (drift != null) {

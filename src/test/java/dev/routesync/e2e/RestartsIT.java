@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,11 +70,8 @@ class RestartsIT {
     episode("kube-apiserver");
   }
 
-  // Found on the real server: with etcd killed the API server keeps the agent's watch open and
-  // silent (its watch cache holds its watchers), so the agent sees a connected watch and never
-  // flags its table stale (the check below times out: "[stale] expected: true but was: false
-  // within 15 seconds"). Only --watch-silence (5 m) would relist. Left red for the agent's fix.
-  @Disabled("agent does not flag its table stale while etcd is down: the watch stays connected")
+  // With etcd killed the API server keeps the agent's watch open and silent (its watch cache
+  // holds its watchers): only its /readyz etcd check says so, which the agent reads.
   @Test
   void etcdKilled() throws Exception {
     episode("etcd");

@@ -61,6 +61,7 @@ public final class MockCluster implements AutoCloseable {
   private final AtomicBoolean goneOnNextWatch = new AtomicBoolean();
   private final AtomicInteger goneSent = new AtomicInteger();
   private final AtomicBoolean servicesForbidden = new AtomicBoolean();
+  private final AtomicBoolean storageDown = new AtomicBoolean();
   private final ExpiredResumes resumes; // null: the mock's own watches
   private final WatchBookmarks bookmarks;
   private final WatchResumes watchResumes = new WatchResumes();
@@ -97,6 +98,9 @@ public final class MockCluster implements AutoCloseable {
           public MockResponse dispatch(RecordedRequest request) {
             if (!"GET".equalsIgnoreCase(request.getMethod())) {
               writes.incrementAndGet();
+            }
+            if (request.getPath().startsWith("/readyz")) {
+              return readyz();
             }
             if (servicesForbidden.get() && isServicesRequest(request.getPath())) {
               return new MockResponse().setResponseCode(403).setBody(FORBIDDEN_SERVICES);
@@ -220,6 +224,29 @@ public final class MockCluster implements AutoCloseable {
    */
   public void forbidServices(boolean forbidden) {
     servicesForbidden.set(forbidden);
+  }
+
+  /**
+   * While {@code down}, the API server cannot reach etcd, as a real one behaves then: {@code
+   * /readyz} fails its etcd check, and its watches stay open but send nothing (the mock's send
+   * nothing anyway until something is written, which a test then does not do).
+   */
+  public void storageDown(boolean down) {
+    storageDown.set(down);
+  }
+
+  /** {@code GET /readyz?verbose} as kube-apiserver answers it, abridged to its storage checks. */
+  private MockResponse readyz() {
+    return storageDown.get()
+        ? new MockResponse()
+            .setResponseCode(500)
+            .setBody(
+                "[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n"
+                    + "[-]etcd-readiness failed: reason withheld\nreadyz check failed\n")
+        : new MockResponse()
+            .setResponseCode(200)
+            .setBody(
+                "[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]etcd-readiness ok\nreadyz check passed\n");
   }
 
   private static boolean isServicesRequest(String path) {

@@ -6,6 +6,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.Random;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +52,8 @@ public final class ResourceWatch<T extends HasMetadata> {
   private final Connectivity connectivity;
   private final ConnectivityCheck connectivityCheck;
   private final SilenceWatchdog silence;
+  // False while the API server says it cannot reach etcd: its watches are then open but silent.
+  private final BooleanSupplier storageReachable;
   private final Reports reports = new Reports();
   private final Promise<Void> initialSync = Promise.promise();
 
@@ -74,6 +77,23 @@ public final class ResourceWatch<T extends HasMetadata> {
       Scheduler scheduler,
       WatchObserver observer,
       Random random) {
+    this(spec, settings, sink, context, scheduler, observer, random, () -> true);
+  }
+
+  /**
+   * @param storageReachable whether the API server can reach its storage (any thread): while it
+   *     cannot, the watch counts as down, though its connection stays open, and is not relisted
+   */
+  public ResourceWatch(
+      ResourceSpec<T> spec,
+      RecoverySettings settings,
+      WatchSink<T> sink,
+      Context context,
+      Scheduler scheduler,
+      WatchObserver observer,
+      Random random,
+      BooleanSupplier storageReachable) {
+    this.storageReachable = storageReachable;
     this.spec = spec;
     this.sink = sink;
     this.context = context;
@@ -197,7 +217,10 @@ public final class ResourceWatch<T extends HasMetadata> {
       previous.stop(); // its cache stays readable for the sink
     }
     retry.succeeded();
-    connectivity.up();
+    if (storageReachable.getAsBoolean()) {
+      // Else a list the watch cache answered, while nothing new can reach it: still down.
+      connectivity.up();
+    }
     observer.listed();
     sink.replaced(previous, generation);
     initialSync.tryComplete();
@@ -242,12 +265,13 @@ public final class ResourceWatch<T extends HasMetadata> {
 
     @Override
     public boolean watching() {
-      return current != null && current.isWatching();
+      return current != null && current.isWatching() && storageReachable.getAsBoolean();
     }
 
     @Override
     public boolean relistWouldHelp() {
-      return settled();
+      // Without storage a list could only come from the watch cache: nothing a relist would learn.
+      return settled() && storageReachable.getAsBoolean();
     }
 
     @Override
