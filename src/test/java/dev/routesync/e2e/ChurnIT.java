@@ -119,14 +119,7 @@ class ChurnIT {
    * publish exactly their ready set. Returns the slices.
    */
   private List<EndpointSlice> quietPoint(AgentProcess agent, int replicas) {
-    Workloads.awaitRolledOut(ns.client(), ns.name(), APP, ROLLOUT);
-    Set<String> pods = ReadySets.fromPods(ns.client(), ns.name(), APP, 8080);
-    assertThat(pods).hasSize(replicas);
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(250))
-        .until(
-            () -> ReadySets.fromSlices(ReadySets.slices(ns.client(), ns.name(), APP)).equals(pods));
+    Set<String> pods = ReadySets.awaitSliced(ns.client(), ns.name(), APP, ROLLOUT, replicas);
     List<EndpointSlice> slices = ReadySets.slices(ns.client(), ns.name(), APP);
     await()
         .atMost(CONVERGE)
