@@ -9,7 +9,6 @@ import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.testing.WatchRecorder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -22,10 +21,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,35 +44,21 @@ class ChurnIT {
   private static final Duration CONVERGE = Duration.ofSeconds(15);
 
   @TempDir Path dir;
-  private ControlPlane cluster;
-  private KubernetesClient client;
-  private String namespace;
-
-  @BeforeEach
-  void setUp() {
-    cluster = ControlPlane.require();
-    client = cluster.adminClient();
-    namespace = Workloads.namespace(client, "churn");
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (client != null) {
-      if (namespace != null) {
-        Workloads.deleteNamespace(client, namespace);
-      }
-      client.close();
-    }
-  }
+  @RegisterExtension final ClusterNamespace ns = new ClusterNamespace("churn");
 
   @Test
   void atEveryQuietPointTheTableIsTheReadySetOfTheRealSlices() throws Exception {
-    client.services().resource(Workloads.service(namespace, APP)).create();
-    client.apps().deployments().resource(Workloads.deployment(namespace, APP, 3, "http")).create();
+    ns.client().services().resource(Workloads.service(ns.name(), APP)).create();
+    ns.client()
+        .apps()
+        .deployments()
+        .resource(Workloads.deployment(ns.name(), APP, 3, "http"))
+        .create();
 
     AtomicInteger sliceWrites = new AtomicInteger();
     try (AgentProcess agent =
-            AgentProcess.start(cluster, dir, cluster.kubeconfig(), namespace).awaitReady();
+            AgentProcess.start(ns.cluster(), dir, ns.cluster().kubeconfig(), ns.name())
+                .awaitReady();
         Watch slices = countSliceWrites(sliceWrites)) {
       quietPoint(agent, 3);
 
@@ -83,7 +67,7 @@ class ChurnIT {
           .grpc()
           .watch(
               WatchRequest.newBuilder()
-                  .addServices(ServiceRef.newBuilder().setNamespace(namespace).setName(APP))
+                  .addServices(ServiceRef.newBuilder().setNamespace(ns.name()).setName(APP))
                   .build(),
               versions);
       await().atMost(Duration.ofSeconds(10)).until(() -> !versions.events().isEmpty());
@@ -93,10 +77,10 @@ class ChurnIT {
       List<EndpointSlice> at150 = quietPoint(agent, 150);
       assertThat(at150).as("the controller splits 150 endpoints over slices").hasSizeGreaterThan(1);
 
-      client
+      ns.client()
           .apps()
           .deployments()
-          .inNamespace(namespace)
+          .inNamespace(ns.name())
           .withName(APP)
           .edit(
               d -> {
@@ -127,7 +111,7 @@ class ChurnIT {
   }
 
   private void scale(int replicas) {
-    client.apps().deployments().inNamespace(namespace).withName(APP).scale(replicas);
+    ns.client().apps().deployments().inNamespace(ns.name()).withName(APP).scale(replicas);
   }
 
   /**
@@ -135,14 +119,8 @@ class ChurnIT {
    * publish exactly their ready set. Returns the slices.
    */
   private List<EndpointSlice> quietPoint(AgentProcess agent, int replicas) {
-    Workloads.awaitRolledOut(client, namespace, APP, ROLLOUT);
-    Set<String> pods = ReadySets.fromPods(client, namespace, APP, 8080);
-    assertThat(pods).hasSize(replicas);
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(250))
-        .until(() -> ReadySets.fromSlices(ReadySets.slices(client, namespace, APP)).equals(pods));
-    List<EndpointSlice> slices = ReadySets.slices(client, namespace, APP);
+    Set<String> pods = ReadySets.awaitSliced(ns.client(), ns.name(), APP, ROLLOUT, replicas);
+    List<EndpointSlice> slices = ReadySets.slices(ns.client(), ns.name(), APP);
     await()
         .atMost(CONVERGE)
         .pollInterval(Duration.ofMillis(200))
@@ -152,7 +130,7 @@ class ChurnIT {
 
   private Set<String> published(AgentProcess agent) {
     try {
-      ServiceEndpoints service = agent.grpc().resolve(namespace, APP);
+      ServiceEndpoints service = agent.grpc().resolve(ns.name(), APP);
       return ReadySets.fromAgent(service);
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
@@ -163,11 +141,11 @@ class ChurnIT {
   }
 
   private Watch countSliceWrites(AtomicInteger writes) {
-    return client
+    return ns.client()
         .discovery()
         .v1()
         .endpointSlices()
-        .inNamespace(namespace)
+        .inNamespace(ns.name())
         .withLabel("kubernetes.io/service-name", APP)
         .watch(
             new Watcher<>() {

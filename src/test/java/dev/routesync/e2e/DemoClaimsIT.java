@@ -11,7 +11,6 @@ import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.BufferedReader;
@@ -28,10 +27,9 @@ import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,51 +48,36 @@ class DemoClaimsIT {
   private static final Duration CONVERGE = Duration.ofSeconds(15);
 
   @TempDir Path dir;
-  private ControlPlane cluster;
-  private KubernetesClient client;
-  private String namespace;
-
-  @BeforeEach
-  void setUp() {
-    cluster = ControlPlane.require();
-    client = cluster.adminClient();
-    namespace = Workloads.namespace(client, "demo");
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (client != null) {
-      if (namespace != null) {
-        Workloads.deleteNamespace(client, namespace);
-      }
-      client.close();
-    }
-  }
+  @RegisterExtension final ClusterNamespace ns = new ClusterNamespace("demo");
 
   @Test
   void theCommandsTheHttpApiAndEdsShowTheRealReadySet() throws Exception {
-    client.services().resource(Workloads.service(namespace, APP)).create();
-    client.apps().deployments().resource(Workloads.deployment(namespace, APP, 3, "http")).create();
-    var unlabelled = Workloads.service(namespace, UNLABELLED);
+    ns.client().services().resource(Workloads.service(ns.name(), APP)).create();
+    ns.client()
+        .apps()
+        .deployments()
+        .resource(Workloads.deployment(ns.name(), APP, 3, "http"))
+        .create();
+    var unlabelled = Workloads.service(ns.name(), UNLABELLED);
     unlabelled.getMetadata().setLabels(Map.of());
     unlabelled.getSpec().setSelector(Map.of("app", APP));
-    client.services().resource(unlabelled).create();
-    Workloads.awaitRolledOut(client, namespace, APP, ROLLOUT);
+    ns.client().services().resource(unlabelled).create();
+    Workloads.awaitRolledOut(ns.client(), ns.name(), APP, ROLLOUT);
 
     try (AgentProcess agent =
-        AgentProcess.start(cluster, dir, cluster.kubeconfig(), namespace).awaitReady()) {
+        AgentProcess.start(ns.cluster(), dir, ns.cluster().kubeconfig(), ns.name()).awaitReady()) {
       Map<String, Pod> pods = awaitPublished(agent, 3);
 
       // get services: the opted-in Service with its ready count per port, never the unlabelled one.
-      ControlPlane.Result services = cli(agent, "get", "services", "-n", namespace);
+      ControlPlane.Result services = cli(agent, "get", "services", "-n", ns.name());
       assertThat(services.exitCode()).as(services.toString()).isZero();
       assertThat(services.stdout().lines().skip(1).toList())
           .singleElement()
           .asString()
-          .matches(namespace + " +" + APP + " +3 +3 +http=3/3 +\\d+");
+          .matches(ns.name() + " +" + APP + " +3 +3 +http=3/3 +\\d+");
 
       // get endpoints: each pod's address, port, and the node and zone it really runs on.
-      ControlPlane.Result endpoints = cli(agent, "get", "endpoints", namespace + "/" + APP);
+      ControlPlane.Result endpoints = cli(agent, "get", "endpoints", ns.name() + "/" + APP);
       assertThat(endpoints.exitCode()).as(endpoints.toString()).isZero();
       List<String> rows = endpoints.stdout().lines().skip(1).toList();
       assertThat(rows).hasSize(3);
@@ -114,7 +97,7 @@ class DemoClaimsIT {
       assertThat(status.stdout()).containsIgnoringCase("synced");
 
       // The HTTP API on the socket: the same Service, the unlabelled one unknown.
-      UdsHttp.Reply reply = agent.http().get("/v1/services/" + namespace + "/" + APP);
+      UdsHttp.Reply reply = agent.http().get("/v1/services/" + ns.name() + "/" + APP);
       assertThat(reply.status()).as(reply.body()).isEqualTo(200);
       JsonArray listed = reply.json().getJsonArray("endpoints");
       Set<String> httpIps = new TreeSet<>();
@@ -122,13 +105,13 @@ class DemoClaimsIT {
         httpIps.add(((JsonObject) listed.getValue(i)).getString("ip"));
       }
       assertThat(httpIps).isEqualTo(pods.keySet());
-      assertThat(agent.http().get("/v1/services/" + namespace + "/" + UNLABELLED).status())
+      assertThat(agent.http().get("/v1/services/" + ns.name() + "/" + UNLABELLED).status())
           .isEqualTo(404);
 
       // EDS over the agent's ADS stream: the pods' target port, one locality per real zone.
       try (AdsClient ads =
           AdsClient.open(agent.grpc().channel(), AdsClient.node("node-0", zoneOf("node-0")))) {
-        String cluster = APP + "." + namespace + ".svc.cluster.local:80";
+        String cluster = APP + "." + ns.name() + ".svc.cluster.local:80";
         ads.subscribe(EDS, cluster);
         ClusterLoadAssignment assignment = assignments(ads.takeAndAck(EDS)).get(0);
         Map<String, Set<String>> byZone = new TreeMap<>();
@@ -155,8 +138,8 @@ class DemoClaimsIT {
   }
 
   private void watchFollowsAScaleUp(AgentProcess agent) throws Exception {
-    List<String> command = new ArrayList<>(agent.cliCommand(cluster));
-    command.addAll(List.of("watch", "-n", namespace, "--socket", agent.socket().toString()));
+    List<String> command = new ArrayList<>(agent.cliCommand(ns.cluster()));
+    command.addAll(List.of("watch", "-n", ns.name(), "--socket", agent.socket().toString()));
     Process watch = new ProcessBuilder(command).redirectErrorStream(true).start();
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     Thread reader =
@@ -174,8 +157,8 @@ class DemoClaimsIT {
     reader.setDaemon(true);
     reader.start();
     try {
-      String snapshot = "  ~ " + namespace + "/" + APP + " endpoints=3 ports=http=3/3";
-      String scaled = "  ~ " + namespace + "/" + APP + " endpoints=5 ports=http=5/5";
+      String snapshot = "  ~ " + ns.name() + "/" + APP + " endpoints=3 ports=http=3/3";
+      String scaled = "  ~ " + ns.name() + "/" + APP + " endpoints=5 ports=http=5/5";
       List<String> seen = new ArrayList<>();
       await()
           .atMost(Duration.ofSeconds(30))
@@ -185,7 +168,7 @@ class DemoClaimsIT {
                 return seen.contains(snapshot);
               });
       assertThat(seen.get(0)).matches("v\\d+ reset services=1");
-      client.apps().deployments().inNamespace(namespace).withName(APP).scale(5);
+      ns.client().apps().deployments().inNamespace(ns.name()).withName(APP).scale(5);
       await()
           .atMost(ROLLOUT.plus(CONVERGE))
           .until(
@@ -206,12 +189,12 @@ class DemoClaimsIT {
   private ControlPlane.Result cli(AgentProcess agent, String... args) {
     List<String> withSocket = new ArrayList<>(List.of(args));
     withSocket.addAll(List.of("--socket", agent.socket().toString()));
-    return agent.cli(cluster, withSocket.toArray(String[]::new));
+    return agent.cli(ns.cluster(), withSocket.toArray(String[]::new));
   }
 
   /** Waits until the agent serves exactly the ready pods; returns them by address. */
   private Map<String, Pod> awaitPublished(AgentProcess agent, int replicas) {
-    Set<String> ready = ReadySets.fromPods(client, namespace, APP, 8080);
+    Set<String> ready = ReadySets.fromPods(ns.client(), ns.name(), APP, 8080);
     assertThat(ready).hasSize(replicas);
     await()
         .atMost(CONVERGE)
@@ -219,17 +202,18 @@ class DemoClaimsIT {
         .ignoreExceptions()
         .untilAsserted(
             () ->
-                assertThat(ReadySets.fromAgent(agent.grpc().resolve(namespace, APP)))
+                assertThat(ReadySets.fromAgent(agent.grpc().resolve(ns.name(), APP)))
                     .isEqualTo(ready));
     Map<String, Pod> byIp = new TreeMap<>();
-    for (Pod pod : client.pods().inNamespace(namespace).withLabel("app", APP).list().getItems()) {
+    for (Pod pod :
+        ns.client().pods().inNamespace(ns.name()).withLabel("app", APP).list().getItems()) {
       byIp.put(pod.getStatus().getPodIP(), pod);
     }
     return byIp;
   }
 
   private String zoneOf(String node) {
-    return client
+    return ns.client()
         .nodes()
         .withName(node)
         .get()

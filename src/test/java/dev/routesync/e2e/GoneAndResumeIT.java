@@ -10,7 +10,6 @@ import dev.routesync.testing.WatchRecorder;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -22,9 +21,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -58,29 +57,21 @@ class GoneAndResumeIT {
   private static final Duration RECOVER = Duration.ofSeconds(60);
 
   @TempDir Path dir;
-  private ControlPlane cluster;
-  private KubernetesClient client;
-  private String namespace;
+  @RegisterExtension final ClusterNamespace ns = new ClusterNamespace("gone");
   private TcpProxy relay;
 
-  @BeforeEach
-  void setUp() {
-    cluster = ControlPlane.require();
-    client = cluster.adminClient();
-    namespace = Workloads.namespace(client, "gone");
-  }
-
+  /** Runs before the extension deletes the namespace: that needs the API server. */
   @AfterEach
-  void tearDown() throws Exception {
+  void closeTheRelayAndStartTheApiServer() throws Exception {
+    if (ns.cluster() == null) {
+      return; // skipped: no control plane
+    }
     try {
       if (relay != null) {
         relay.close();
       }
     } finally {
-      cluster.script("start", "kube-apiserver"); // a no-op unless the test stopped midway
-      // Not waited for: its Pods take their 30 s grace period to go.
-      client.namespaces().withName(namespace).delete();
-      client.close();
+      ns.cluster().script("start", "kube-apiserver"); // a no-op unless the test stopped midway
     }
   }
 
@@ -88,23 +79,23 @@ class GoneAndResumeIT {
   void afterGoneTheAgentRelistsToTheExactTableWithoutEverEmptyingIt() throws Exception {
     deploy(STAY, 2, true);
     deploy(GONE, 1, true);
-    Set<String> stayBefore = awaitSlicesReady(STAY, 2);
-    Set<String> goneBefore = awaitSlicesReady(GONE, 1);
+    Set<String> stayBefore = ReadySets.awaitSliced(ns.client(), ns.name(), STAY, ROLLOUT, 2);
+    Set<String> goneBefore = ReadySets.awaitSliced(ns.client(), ns.name(), GONE, ROLLOUT, 1);
 
-    ApiServerLog apiLog = new ApiServerLog(cluster);
+    ApiServerLog apiLog = new ApiServerLog(ns.cluster());
     apiLog.logRequests();
     long sinceStart = apiLog.mark();
-    relay = new TcpProxy(cluster.apiPort());
-    Path kubeconfig = cluster.kubeconfigThrough(relay.port(), dir.resolve("relay.kubeconfig"));
+    relay = new TcpProxy(ns.cluster().apiPort());
+    Path kubeconfig = ns.cluster().kubeconfigThrough(relay.port(), dir.resolve("relay.kubeconfig"));
     // --relist-after 1h: the agent resumes its watch after the outage instead of relisting on its
     // own, so what happens next is the server's answer to the resume. --resync 0: no anti-entropy
     // relist can clean up in its place.
     try (AgentProcess agent =
         AgentProcess.start(
-                cluster,
+                ns.cluster(),
                 dir.resolve("agent"),
                 kubeconfig,
-                namespace,
+                ns.name(),
                 "--relist-after",
                 "1h",
                 "--resync",
@@ -125,29 +116,29 @@ class GoneAndResumeIT {
           .grpc()
           .watch(
               WatchRequest.newBuilder()
-                  .addServices(ServiceRef.newBuilder().setNamespace(namespace).setName(STAY))
-                  .addServices(ServiceRef.newBuilder().setNamespace(namespace).setName(GONE))
+                  .addServices(ServiceRef.newBuilder().setNamespace(ns.name()).setName(STAY))
+                  .addServices(ServiceRef.newBuilder().setNamespace(ns.name()).setName(GONE))
                   .build(),
               versions,
               Duration.ofMinutes(4));
       await().atMost(Duration.ofSeconds(10)).until(() -> !versions.events().isEmpty());
 
       relay.cut();
-      client.apps().deployments().inNamespace(namespace).withName(STAY).scale(3);
-      client.services().inNamespace(namespace).withName(GONE).delete();
-      client.apps().deployments().inNamespace(namespace).withName(GONE).delete();
-      Set<String> stayAfter = awaitSlicesReady(STAY, 3);
-      await().atMost(ROLLOUT).until(() -> ReadySets.slices(client, namespace, GONE).isEmpty());
-      new EtcdGateway(cluster).compactToNow();
-      cluster.script("restart", "kube-apiserver");
+      ns.client().apps().deployments().inNamespace(ns.name()).withName(STAY).scale(3);
+      ns.client().services().inNamespace(ns.name()).withName(GONE).delete();
+      ns.client().apps().deployments().inNamespace(ns.name()).withName(GONE).delete();
+      Set<String> stayAfter = ReadySets.awaitSliced(ns.client(), ns.name(), STAY, ROLLOUT, 3);
+      await().atMost(ROLLOUT).until(() -> ReadySets.slices(ns.client(), ns.name(), GONE).isEmpty());
+      new EtcdGateway(ns.cluster()).compactToNow();
+      ns.cluster().script("restart", "kube-apiserver");
       apiLog.logRequests();
       long sinceRestart = apiLog.mark();
-      assertThat(Published.now(agent, namespace, STAY))
+      assertThat(Published.now(agent, ns.name(), STAY))
           .as("cut off, the agent still serves what it had")
           .contains(stayBefore);
 
       double gone = agent.metric("routesync_relists_total", "reason=\"gone\"");
-      relay.restore(cluster.apiPort());
+      relay.restore(ns.cluster().apiPort());
       await()
           .atMost(RECOVER)
           .pollInterval(Duration.ofMillis(250))
@@ -156,9 +147,9 @@ class GoneAndResumeIT {
       awaitPublished(agent, GONE, Optional.empty());
       await()
           .atMost(Duration.ofSeconds(10))
-          .until(() -> !versions.state().containsKey(namespace + "/" + GONE));
+          .until(() -> !versions.state().containsKey(ns.name() + "/" + GONE));
 
-      List<Published.Version> stay = Published.history(versions.events(), namespace, STAY);
+      List<Published.Version> stay = Published.history(versions.events(), ns.name(), STAY);
       assertThat(stay)
           .as("every version published over the episode, for the Service that stayed")
           .allSatisfy(
@@ -172,8 +163,8 @@ class GoneAndResumeIT {
       assertThat(versions.ended()).as("the Watch stream is still open").isNull();
 
       // The watch the cut ended, and the resume the restarted server answered 410.
-      List<String> beforeCut = apiLog.watches(sinceStart, namespace);
-      List<String> resumed = apiLog.watches(sinceRestart, namespace);
+      List<String> beforeCut = apiLog.watches(sinceStart, ns.name());
+      List<String> resumed = apiLog.watches(sinceRestart, ns.name());
       assertThat(beforeCut).as("the agent's watches before the cut").isNotEmpty();
       assertThat(resumed).as("the agent's resumed watch, after the restart").isNotEmpty();
       assertThat(beforeCut).allMatch(uri -> uri.contains("allowWatchBookmarks=true"));
@@ -192,15 +183,15 @@ class GoneAndResumeIT {
    * version the agent had listed past before.
    */
   private long deploy(String name, int replicas, boolean optedIn) {
-    Service service = Workloads.service(namespace, name);
+    Service service = Workloads.service(ns.name(), name);
     if (!optedIn) {
       service.getMetadata().getLabels().clear();
     }
-    Service created = client.services().resource(service).create();
-    client
+    Service created = ns.client().services().resource(service).create();
+    ns.client()
         .apps()
         .deployments()
-        .resource(Workloads.deployment(namespace, name, replicas, "http"))
+        .resource(Workloads.deployment(ns.name(), name, replicas, "http"))
         .create();
     return Long.parseLong(created.getMetadata().getResourceVersion());
   }
@@ -214,11 +205,11 @@ class GoneAndResumeIT {
   private void awaitServerBookmark(long unseen) {
     AtomicLong bookmarked = new AtomicLong();
     try (Watch watch =
-        client
+        ns.client()
             .discovery()
             .v1()
             .endpointSlices()
-            .inNamespace(namespace)
+            .inNamespace(ns.name())
             .withLabel(Workloads.OPT_IN_LABEL, "true")
             .watch(
                 new ListOptionsBuilder()
@@ -241,22 +232,10 @@ class GoneAndResumeIT {
     }
   }
 
-  /** Waits for the rollout and for the real slices to hold exactly the ready Pods; returns them. */
-  private Set<String> awaitSlicesReady(String app, int replicas) {
-    Workloads.awaitRolledOut(client, namespace, app, ROLLOUT);
-    Set<String> pods = ReadySets.fromPods(client, namespace, app, 8080);
-    assertThat(pods).hasSize(replicas);
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(250))
-        .until(() -> ReadySets.fromSlices(ReadySets.slices(client, namespace, app)).equals(pods));
-    return pods;
-  }
-
   private void awaitPublished(AgentProcess agent, String name, Optional<Set<String>> expected) {
     await()
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200))
-        .untilAsserted(() -> assertThat(Published.now(agent, namespace, name)).isEqualTo(expected));
+        .untilAsserted(() -> assertThat(Published.now(agent, ns.name(), name)).isEqualTo(expected));
   }
 }

@@ -1,5 +1,6 @@
 package dev.routesync.e2e;
 
+import dev.routesync.testing.LineProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -178,16 +178,6 @@ final class NetnsXdsProbe implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    try {
-      process.getOutputStream().close();
-      if (!process.waitFor(3, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-      }
-    } finally {
-      if (process.isAlive()) {
-        process.destroyForcibly();
-      }
-      reader.join(TimeUnit.SECONDS.toMillis(2));
-    }
+    LineProcess.stop(process, reader);
   }
 }

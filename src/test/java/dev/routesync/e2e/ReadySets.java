@@ -1,5 +1,8 @@
 package dev.routesync.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.routesync.api.v1.Endpoint;
 import dev.routesync.api.v1.Port;
 import dev.routesync.api.v1.ServiceEndpoints;
@@ -7,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,6 +22,22 @@ import java.util.TreeSet;
 final class ReadySets {
 
   private ReadySets() {}
+
+  /**
+   * Waits for app=NAME's rollout, checks it has {@code replicas} Ready Pods (container port 8080),
+   * then waits up to 30 s for the real slices to hold exactly those; returns them.
+   */
+  static Set<String> awaitSliced(
+      KubernetesClient client, String namespace, String app, Duration rollout, int replicas) {
+    Workloads.awaitRolledOut(client, namespace, app, rollout);
+    Set<String> pods = fromPods(client, namespace, app, 8080);
+    assertThat(pods).hasSize(replicas);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(250))
+        .until(() -> fromSlices(slices(client, namespace, app)).equals(pods));
+    return pods;
+  }
 
   static List<EndpointSlice> slices(KubernetesClient client, String namespace, String service) {
     return client

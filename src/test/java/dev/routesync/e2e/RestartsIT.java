@@ -7,16 +7,15 @@ import dev.routesync.api.v1.ServiceRef;
 import dev.routesync.api.v1.StatusResponse;
 import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.testing.WatchRecorder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,29 +39,21 @@ class RestartsIT {
   private static final Duration RELIST_BUDGET = Duration.ofSeconds(45);
 
   @TempDir Path dir;
-  private ControlPlane cluster;
-  private KubernetesClient client;
-  private String namespace;
 
-  @BeforeEach
-  void setUp() {
-    cluster = ControlPlane.require();
-    client = cluster.adminClient();
-  }
+  /** Each test names its own namespace ("restart", "warm"), so it makes it in its body. */
+  @RegisterExtension final ClusterNamespace ns = ClusterNamespace.createdByTest();
 
+  /**
+   * Runs before the extension deletes the namespace: that needs the API server. No-ops unless a
+   * test stopped midway; the next test needs the whole control plane.
+   */
   @AfterEach
-  void tearDown() {
-    try {
-      // No-ops unless a test stopped midway: the next test needs the whole control plane.
-      cluster.script("start", "etcd");
-      cluster.script("start", "kube-apiserver");
-    } finally {
-      if (namespace != null) {
-        // Not waited for: its Pods take their 30 s grace period to go.
-        client.namespaces().withName(namespace).delete();
-      }
-      client.close();
+  void startWhatATestStopped() {
+    if (ns.cluster() == null) {
+      return; // skipped: no control plane
     }
+    ns.cluster().script("start", "etcd");
+    ns.cluster().script("start", "kube-apiserver");
   }
 
   @Test
@@ -78,7 +69,7 @@ class RestartsIT {
   }
 
   private void episode(String component) throws Exception {
-    namespace = Workloads.namespace(client, "restart");
+    ns.create("restart");
     Set<String> before = deploy(2);
     try (AgentProcess agent = startAgent(dir)) {
       awaitServed(agent, before, false, Duration.ofSeconds(30));
@@ -87,18 +78,18 @@ class RestartsIT {
           .grpc()
           .watch(
               WatchRequest.newBuilder()
-                  .addServices(ServiceRef.newBuilder().setNamespace(namespace).setName(APP))
+                  .addServices(ServiceRef.newBuilder().setNamespace(ns.name()).setName(APP))
                   .build(),
               versions,
               Duration.ofMinutes(4));
       await().atMost(Duration.ofSeconds(10)).until(() -> !versions.events().isEmpty());
 
       try {
-        cluster.script("stop", component, "KILL");
+        ns.cluster().script("stop", component, "KILL");
         awaitServed(agent, before, true, STALE);
-        assertThat(agent.grpc().list(namespace).getStale()).as("List says stale").isTrue();
+        assertThat(agent.grpc().list(ns.name()).getStale()).as("List says stale").isTrue();
       } finally {
-        cluster.script("start", component);
+        ns.cluster().script("start", component);
       }
       // A change right after the restart; etcd's return may take the API server a moment.
       await()
@@ -106,12 +97,12 @@ class RestartsIT {
           .ignoreExceptions()
           .until(
               () ->
-                  client.apps().deployments().inNamespace(namespace).withName(APP).scale(3)
+                  ns.client().apps().deployments().inNamespace(ns.name()).withName(APP).scale(3)
                       != null);
-      Set<String> after = awaitSlicesReady(3);
+      Set<String> after = ReadySets.awaitSliced(ns.client(), ns.name(), APP, ROLLOUT, 3);
       awaitServed(agent, after, false, RELIST_BUDGET);
 
-      List<Published.Version> history = Published.history(versions.events(), namespace, APP);
+      List<Published.Version> history = Published.history(versions.events(), ns.name(), APP);
       assertThat(history)
           .as("every version published over the episode")
           .allSatisfy(
@@ -129,7 +120,7 @@ class RestartsIT {
 
   @Test
   void agentRestartedWhileTheApiServerIsDownServesItsPersistedTable() throws Exception {
-    namespace = Workloads.namespace(client, "warm");
+    ns.create("warm");
     Set<String> before = deploy(2);
     Path agentDir = dir.resolve("agent");
     try (AgentProcess first = startAgent(agentDir)) {
@@ -137,7 +128,7 @@ class RestartsIT {
       assertThat(first.stop()).as("the first agent's exit code").isZero();
     }
     try {
-      cluster.script("stop", "kube-apiserver", "KILL");
+      ns.cluster().script("stop", "kube-apiserver", "KILL");
       try (AgentProcess second = startAgent(agentDir)) {
         await()
             .atMost(Duration.ofSeconds(60))
@@ -148,39 +139,28 @@ class RestartsIT {
                     assertThat(second.grpc().status().getTrust())
                         .isEqualTo(StatusResponse.Trust.RESTORED));
         awaitServed(second, before, true, STALE);
-        cluster.script("start", "kube-apiserver");
+        ns.cluster().script("start", "kube-apiserver");
         awaitServed(second, before, false, RELIST_BUDGET);
         assertThat(second.grpc().status().getTrust()).isEqualTo(StatusResponse.Trust.SYNCED);
       }
     } finally {
-      cluster.script("start", "kube-apiserver");
+      ns.cluster().script("start", "kube-apiserver");
     }
   }
 
   private AgentProcess startAgent(Path agentDir) throws Exception {
     return AgentProcess.start(
-        cluster, agentDir, cluster.kubeconfig(), namespace, "--relist-after", "2s");
+        ns.cluster(), agentDir, ns.cluster().kubeconfig(), ns.name(), "--relist-after", "2s");
   }
 
   private Set<String> deploy(int replicas) {
-    client.services().resource(Workloads.service(namespace, APP)).create();
-    client
+    ns.client().services().resource(Workloads.service(ns.name(), APP)).create();
+    ns.client()
         .apps()
         .deployments()
-        .resource(Workloads.deployment(namespace, APP, replicas, "http"))
+        .resource(Workloads.deployment(ns.name(), APP, replicas, "http"))
         .create();
-    return awaitSlicesReady(replicas);
-  }
-
-  private Set<String> awaitSlicesReady(int replicas) {
-    Workloads.awaitRolledOut(client, namespace, APP, ROLLOUT);
-    Set<String> pods = ReadySets.fromPods(client, namespace, APP, 8080);
-    assertThat(pods).hasSize(replicas);
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(250))
-        .until(() -> ReadySets.fromSlices(ReadySets.slices(client, namespace, APP)).equals(pods));
-    return pods;
+    return ReadySets.awaitSliced(ns.client(), ns.name(), APP, ROLLOUT, replicas);
   }
 
   /** Waits until the agent serves exactly {@code endpoints} for the Service, stale or not. */
@@ -193,7 +173,7 @@ class RestartsIT {
         .ignoreExceptionsInstanceOf(io.grpc.StatusRuntimeException.class)
         .untilAsserted(
             () -> {
-              assertThat(Published.now(agent, namespace, APP)).contains(endpoints);
+              assertThat(Published.now(agent, ns.name(), APP)).contains(endpoints);
               assertThat(agent.grpc().status().getStale()).as("stale").isEqualTo(stale);
             });
   }

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -16,10 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -45,53 +43,35 @@ class SeedIncidentIT {
   private static final Duration DRIFT_BOUND = Duration.ofSeconds(10);
 
   @TempDir Path dir;
-  private ControlPlane cluster;
-  private KubernetesClient client;
-  private String namespace;
-
-  @BeforeEach
-  void setUp() {
-    cluster = ControlPlane.require();
-    client = cluster.adminClient();
-    namespace = Workloads.namespace(client, "seed");
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (client != null) {
-      if (namespace != null) {
-        cluster.kubectl("delete", "namespace", namespace, "--wait=false");
-      }
-      client.close();
-    }
-  }
+  @RegisterExtension final ClusterNamespace ns = new ClusterNamespace("seed");
 
   @Test
   void aRenamedContainerPortIsCaughtByLintGateAndTheDriftDetector() throws Exception {
-    Service service = Workloads.service(namespace, APP);
+    Service service = Workloads.service(ns.name(), APP);
     Deployment healthy =
-        Workloads.onNode(Workloads.deployment(namespace, APP, REPLICAS, "http"), NODE);
+        Workloads.onNode(Workloads.deployment(ns.name(), APP, REPLICAS, "http"), NODE);
     Deployment renamed =
-        Workloads.onNode(Workloads.deployment(namespace, APP, REPLICAS, RENAMED), NODE);
+        Workloads.onNode(Workloads.deployment(ns.name(), APP, REPLICAS, RENAMED), NODE);
 
     try (AgentProcess agent =
-        AgentProcess.start(cluster, dir.resolve("agent"), cluster.kubeconfig(), namespace)) {
+        AgentProcess.start(
+            ns.cluster(), dir.resolve("agent"), ns.cluster().kubeconfig(), ns.name())) {
       ControlPlane.Result lintHealthy =
-          agent.cli(cluster, "lint", manifests("healthy", service, healthy).toString());
+          agent.cli(ns.cluster(), "lint", manifests("healthy", service, healthy).toString());
       assertThat(lintHealthy.exitCode())
           .as("lint of the healthy release:\n%s", lintHealthy)
           .isZero();
       ControlPlane.Result lintRenamed =
-          agent.cli(cluster, "lint", manifests("renamed", service, renamed).toString());
+          agent.cli(ns.cluster(), "lint", manifests("renamed", service, renamed).toString());
       assertThat(lintRenamed.exitCode())
           .as("lint of the renamed release:\n%s", lintRenamed)
           .isEqualTo(1);
       assertThat(lintRenamed.stdout())
           .contains("RS001", "declares no container port named http", "did you mean http-api?");
 
-      client.services().resource(service).create();
-      client.apps().deployments().resource(healthy).create();
-      Workloads.awaitRolledOut(client, namespace, APP, Duration.ofMinutes(1));
+      ns.client().services().resource(service).create();
+      ns.client().apps().deployments().resource(healthy).create();
+      Workloads.awaitRolledOut(ns.client(), ns.name(), APP, Duration.ofMinutes(1));
       agent.awaitReady();
 
       ControlPlane.Result pass = gate(agent);
@@ -100,10 +80,10 @@ class SeedIncidentIT {
 
       AtomicLong firstRenamedReady = new AtomicLong();
       try (Watch pods = recordFirstReady(firstRenamedReady)) {
-        client
+        ns.client()
             .apps()
             .deployments()
-            .inNamespace(namespace)
+            .inNamespace(ns.name())
             .withName(APP)
             .edit(
                 d -> {
@@ -130,11 +110,12 @@ class SeedIncidentIT {
       }
 
       // The rollout completes, as in the incident: 4 Ready pods and not one endpoint.
-      Workloads.awaitRolledOut(client, namespace, APP, Duration.ofMinutes(1));
-      assertThat(ReadySets.fromPods(client, namespace, APP, 8080)).hasSize(REPLICAS);
+      Workloads.awaitRolledOut(ns.client(), ns.name(), APP, Duration.ofMinutes(1));
+      assertThat(ReadySets.fromPods(ns.client(), ns.name(), APP, 8080)).hasSize(REPLICAS);
       await()
           .atMost(Duration.ofSeconds(30))
-          .until(() -> ReadySets.fromSlices(ReadySets.slices(client, namespace, APP)).isEmpty());
+          .until(
+              () -> ReadySets.fromSlices(ReadySets.slices(ns.client(), ns.name(), APP)).isEmpty());
 
       ControlPlane.Result fail = gate(agent);
       assertThat(fail.exitCode()).as("the gate after the renaming rollout:\n%s", fail).isEqualTo(1);
@@ -151,14 +132,14 @@ class SeedIncidentIT {
   /** {@code routesync gate} as a deploy pipeline runs it, with the admin kubeconfig. */
   private ControlPlane.Result gate(AgentProcess agent) {
     return agent.cli(
-        cluster,
+        ns.cluster(),
         "gate",
         "-n",
-        namespace,
+        ns.name(),
         "--service",
         APP,
         "--kubeconfig",
-        cluster.kubeconfig().toString(),
+        ns.cluster().kubeconfig().toString(),
         "--timeout",
         "60s",
         "--settle",
@@ -169,7 +150,7 @@ class SeedIncidentIT {
   private Path manifests(String name, HasMetadata... objects) throws Exception {
     StringBuilder yaml = new StringBuilder();
     for (HasMetadata object : objects) {
-      yaml.append(client.getKubernetesSerialization().asYaml(object)).append("\n---\n");
+      yaml.append(ns.client().getKubernetesSerialization().asYaml(object)).append("\n---\n");
     }
     Path file = dir.resolve(name + ".yaml");
     Files.writeString(file, yaml);
@@ -178,9 +159,9 @@ class SeedIncidentIT {
 
   /** Records the moment the test first sees a pod of the renamed template Ready. */
   private Watch recordFirstReady(AtomicLong when) {
-    return client
+    return ns.client()
         .pods()
-        .inNamespace(namespace)
+        .inNamespace(ns.name())
         .withLabel("app", APP)
         .watch(
             new Watcher<>() {

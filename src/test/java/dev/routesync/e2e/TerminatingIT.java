@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.api.model.LifecycleBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
@@ -26,11 +25,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -62,27 +60,7 @@ class TerminatingIT {
   private static final Duration CONVERGE = Duration.ofSeconds(15);
 
   @TempDir Path dir;
-  private ControlPlane cluster;
-  private KubernetesClient client;
-  private String namespace;
-
-  @BeforeEach
-  void setUp() {
-    cluster = ControlPlane.require();
-    client = cluster.adminClient();
-    namespace = Workloads.namespace(client, "drain");
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (client != null) {
-      if (namespace != null) {
-        // Draining pods would hold the namespace for their grace period.
-        Workloads.deleteNamespace(client, namespace);
-      }
-      client.close();
-    }
-  }
+  @RegisterExtension final ClusterNamespace ns = new ClusterNamespace("drain");
 
   @Test
   void aTerminatingPodIsNotRoutedWhileReadyPodsRemain() throws Exception {
@@ -99,8 +77,8 @@ class TerminatingIT {
       await()
           .atMost(ROLLOUT)
           .pollInterval(Duration.ofMillis(250))
-          .until(() -> ReadySets.fromPods(client, namespace, APP, POD_PORT).size() == 3);
-      Set<String> readyNow = ipsOf(ReadySets.fromPods(client, namespace, APP, POD_PORT));
+          .until(() -> ReadySets.fromPods(ns.client(), ns.name(), APP, POD_PORT).size() == 3);
+      Set<String> readyNow = ipsOf(ReadySets.fromPods(ns.client(), ns.name(), APP, POD_PORT));
       await()
           .atMost(CONVERGE)
           .pollInterval(Duration.ofMillis(200))
@@ -165,7 +143,7 @@ class TerminatingIT {
       Path bootstrap = dir.resolve("xds-bootstrap.json");
       ControlPlane.Result written =
           agent.cli(
-              cluster,
+              ns.cluster(),
               "bootstrap",
               "--node-name",
               "node-0",
@@ -177,17 +155,17 @@ class TerminatingIT {
               bootstrap.toString());
       assertThat(written.exitCode()).as("routesync bootstrap: %s", written).isZero();
 
-      String target = "xds:///" + APP + "." + namespace + ":" + SERVICE_PORT;
+      String target = "xds:///" + APP + "." + ns.name() + ":" + SERVICE_PORT;
       try (NetnsXdsProbe probe =
           NetnsXdsProbe.start(
-              cluster.project(),
+              ns.cluster().project(),
               bootstrap,
               List.copyOf(ready),
               POD_PORT,
               target,
               Duration.ofMinutes(3),
               // Kept after the run, as the unit tier keeps grpc-js's trace: the EDS it was sent.
-              cluster.project().resolve("target/netns-xds-probe.log"))) {
+              ns.cluster().project().resolve("target/netns-xds-probe.log"))) {
         // First while the pods are ready: the namespace, the backends and the xDS path work.
         await()
             .atMost(Duration.ofSeconds(60))
@@ -223,8 +201,8 @@ class TerminatingIT {
 
   /** The Service and a Deployment whose pods drain for {@link #PRE_STOP_SECONDS} when deleted. */
   private void deploy(int replicas) {
-    client.services().resource(Workloads.service(namespace, APP)).create();
-    Deployment deployment = Workloads.deployment(namespace, APP, replicas, "http");
+    ns.client().services().resource(Workloads.service(ns.name(), APP)).create();
+    Deployment deployment = Workloads.deployment(ns.name(), APP, replicas, "http");
     var pod = deployment.getSpec().getTemplate().getSpec();
     pod.setTerminationGracePeriodSeconds(GRACE_SECONDS);
     pod.getContainers()
@@ -237,18 +215,19 @@ class TerminatingIT {
                 .endSleep()
                 .endPreStop()
                 .build());
-    client.apps().deployments().resource(deployment).create();
-    Workloads.awaitRolledOut(client, namespace, APP, ROLLOUT);
+    ns.client().apps().deployments().resource(deployment).create();
+    Workloads.awaitRolledOut(ns.client(), ns.name(), APP, ROLLOUT);
   }
 
   private AgentProcess startAgent() throws Exception {
-    return AgentProcess.start(cluster, dir.resolve("agent"), cluster.kubeconfig(), namespace)
+    return AgentProcess.start(
+            ns.cluster(), dir.resolve("agent"), ns.cluster().kubeconfig(), ns.name())
         .awaitReady();
   }
 
   /** Waits until the agent serves exactly the ready pods, all ready; returns their IPs. */
   private Set<String> awaitAgentServesReadyPods(AgentProcess agent, int replicas) {
-    Set<String> pods = ipsOf(ReadySets.fromPods(client, namespace, APP, POD_PORT));
+    Set<String> pods = ipsOf(ReadySets.fromPods(ns.client(), ns.name(), APP, POD_PORT));
     assertThat(pods).hasSize(replicas);
     await()
         .atMost(CONVERGE)
@@ -281,20 +260,20 @@ class TerminatingIT {
 
   private void deletePod(String ip) {
     Pod pod =
-        client.pods().inNamespace(namespace).withLabel("app", APP).list().getItems().stream()
+        ns.client().pods().inNamespace(ns.name()).withLabel("app", APP).list().getItems().stream()
             .filter(p -> ip.equals(p.getStatus().getPodIP()))
             .findFirst()
             .orElseThrow();
-    client
+    ns.client()
         .pods()
-        .inNamespace(namespace)
+        .inNamespace(ns.name())
         .withName(pod.getMetadata().getName())
         .withGracePeriod(GRACE_SECONDS)
         .delete();
   }
 
   private void scale(int replicas) {
-    client.apps().deployments().inNamespace(namespace).withName(APP).scale(replicas);
+    ns.client().apps().deployments().inNamespace(ns.name()).withName(APP).scale(replicas);
   }
 
   /** Waits until the real controller writes {@code ip} with these conditions. */
@@ -312,7 +291,7 @@ class TerminatingIT {
   /** IP to [ready, serving, terminating] as the real slices write them (absent reads null). */
   private Map<String, List<Boolean>> conditionsInSlices() {
     Map<String, List<Boolean>> conditions = new TreeMap<>();
-    for (EndpointSlice slice : ReadySets.slices(client, namespace, APP)) {
+    for (EndpointSlice slice : ReadySets.slices(ns.client(), ns.name(), APP)) {
       for (var endpoint : Optional.ofNullable(slice.getEndpoints()).orElse(List.of())) {
         var c = endpoint.getConditions();
         List<Boolean> values = new ArrayList<>();
@@ -343,7 +322,7 @@ class TerminatingIT {
         .grpc()
         .watch(
             WatchRequest.newBuilder()
-                .addServices(ServiceRef.newBuilder().setNamespace(namespace).setName(APP))
+                .addServices(ServiceRef.newBuilder().setNamespace(ns.name()).setName(APP))
                 .build(),
             versions);
     await().atMost(Duration.ofSeconds(10)).until(() -> !versions.events().isEmpty());
@@ -358,12 +337,12 @@ class TerminatingIT {
     List<Set<String>> history = new ArrayList<>();
     for (WatchEvent event : versions.events()) {
       for (ServiceEndpoints service : event.getUpsertedList()) {
-        if (service.getNamespace().equals(namespace) && service.getName().equals(APP)) {
+        if (service.getNamespace().equals(ns.name()) && service.getName().equals(APP)) {
           history.add(ips(service.getEndpointsList()));
         }
       }
       for (ServiceRef removed : event.getRemovedList()) {
-        if (removed.getNamespace().equals(namespace) && removed.getName().equals(APP)) {
+        if (removed.getNamespace().equals(ns.name()) && removed.getName().equals(APP)) {
           history.add(Set.of());
         }
       }
@@ -382,7 +361,7 @@ class TerminatingIT {
 
   private List<Endpoint> published(AgentProcess agent) {
     try {
-      return agent.grpc().resolve(namespace, APP).getEndpointsList();
+      return agent.grpc().resolve(ns.name(), APP).getEndpointsList();
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
         return List.of();

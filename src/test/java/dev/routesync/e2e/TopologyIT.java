@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointHints;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.ForNode;
 import io.fabric8.kubernetes.api.model.discovery.v1.ForZone;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
@@ -25,10 +24,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -60,26 +58,7 @@ class TopologyIT {
   record Hints(String ip, List<String> forZones, List<String> forNodes) {}
 
   @TempDir Path dir;
-  private ControlPlane cluster;
-  private KubernetesClient client;
-  private String namespace;
-
-  @BeforeEach
-  void setUp() {
-    cluster = ControlPlane.require();
-    client = cluster.adminClient();
-    namespace = Workloads.namespace(client, "near");
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (client != null) {
-      if (namespace != null) {
-        Workloads.deleteNamespace(client, namespace);
-      }
-      client.close();
-    }
-  }
+  @RegisterExtension final ClusterNamespace ns = new ClusterNamespace("near");
 
   @Test
   void preferCloseHintsEachEndpointToItsZoneAndTheAgentCarriesZoneAndNode() throws Exception {
@@ -109,15 +88,15 @@ class TopologyIT {
    * returns where each pod is, from the Pods and Nodes themselves.
    */
   private List<Placement> deploySpread(String trafficDistribution) {
-    Service service = Workloads.service(namespace, APP);
+    Service service = Workloads.service(ns.name(), APP);
     service.getSpec().setTrafficDistribution(trafficDistribution);
-    client.services().resource(service).create();
-    assertThat(client.services().inNamespace(namespace).withName(APP).get())
+    ns.client().services().resource(service).create();
+    assertThat(ns.client().services().inNamespace(ns.name()).withName(APP).get())
         .as("the API server keeps trafficDistribution")
         .extracting(s -> s.getSpec().getTrafficDistribution())
         .isEqualTo(trafficDistribution);
 
-    Deployment deployment = Workloads.deployment(namespace, APP, NODES.size(), "http");
+    Deployment deployment = Workloads.deployment(ns.name(), APP, NODES.size(), "http");
     // One pod on every Node: the scheduler may not put two on one while another has none.
     deployment
         .getSpec()
@@ -133,15 +112,16 @@ class TopologyIT {
                     .withMatchLabels(Map.of("app", APP))
                     .endLabelSelector()
                     .build()));
-    client.apps().deployments().resource(deployment).create();
-    Workloads.awaitRolledOut(client, namespace, APP, ROLLOUT);
+    ns.client().apps().deployments().resource(deployment).create();
+    Workloads.awaitRolledOut(ns.client(), ns.name(), APP, ROLLOUT);
 
     Map<String, String> zoneOfNode = new HashMap<>();
-    for (Node node : client.nodes().list().getItems()) {
+    for (Node node : ns.client().nodes().list().getItems()) {
       zoneOfNode.put(node.getMetadata().getName(), node.getMetadata().getLabels().get(ZONE_LABEL));
     }
     List<Placement> pods = new ArrayList<>();
-    for (Pod pod : client.pods().inNamespace(namespace).withLabel("app", APP).list().getItems()) {
+    for (Pod pod :
+        ns.client().pods().inNamespace(ns.name()).withLabel("app", APP).list().getItems()) {
       String node = pod.getSpec().getNodeName();
       pods.add(
           new Placement(
@@ -174,7 +154,7 @@ class TopologyIT {
         .pollInterval(Duration.ofMillis(250))
         .untilAsserted(
             () -> {
-              List<EndpointSlice> slices = ReadySets.slices(client, namespace, APP);
+              List<EndpointSlice> slices = ReadySets.slices(ns.client(), ns.name(), APP);
               assertThat(hintsIn(slices))
                   .as("hints in the real slices")
                   .containsExactlyInAnyOrderElementsOf(expected);
@@ -186,7 +166,8 @@ class TopologyIT {
 
   /** The agent as {@value #AGENT_NODE}: AgentProcess always passes {@code --node-name node-0}. */
   private AgentProcess startAgent() throws Exception {
-    return AgentProcess.start(cluster, dir.resolve("agent"), cluster.kubeconfig(), namespace)
+    return AgentProcess.start(
+            ns.cluster(), dir.resolve("agent"), ns.cluster().kubeconfig(), ns.name())
         .awaitReady();
   }
 
@@ -205,7 +186,7 @@ class TopologyIT {
   private List<Placement> placesServedBy(AgentProcess agent) {
     List<Endpoint> endpoints;
     try {
-      endpoints = agent.grpc().resolve(namespace, APP).getEndpointsList();
+      endpoints = agent.grpc().resolve(ns.name(), APP).getEndpointsList();
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
         return List.of();

@@ -1,5 +1,6 @@
 package dev.routesync.xds;
 
+import dev.routesync.testing.LineProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -246,16 +247,6 @@ final class GrpcJsXdsClient implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    try {
-      process.getOutputStream().close();
-      if (!process.waitFor(3, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-      }
-    } finally {
-      if (process.isAlive()) {
-        process.destroyForcibly();
-      }
-      reader.join(TimeUnit.SECONDS.toMillis(2));
-    }
+    LineProcess.stop(process, reader);
   }
 }
