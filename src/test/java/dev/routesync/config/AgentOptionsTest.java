@@ -49,18 +49,23 @@ class AgentOptionsTest {
     return parse(args).toConfig();
   }
 
-  /** Variables the build and tests set that no flag reads (CI sets the first two). */
+  /** Variables the build and tests set that no flag reads (CI sets the first three). */
   private static final java.util.Set<String> TEST_ONLY_VARIABLES =
       java.util.Set.of(
           "ROUTESYNC_REQUIRE_KUBECTL",
           "ROUTESYNC_REQUIRE_GRPC_JS",
+          "ROUTESYNC_REQUIRE_E2E",
           "ROUTESYNC_TEST_LOG_LEVEL",
           "ROUTESYNC_LOG_LEVEL");
+
+  /** The end-to-end tier's: where the control plane is ({@code control-plane.sh env}). */
+  private static final String TEST_ONLY_PREFIX = "ROUTESYNC_E2E_";
 
   private static void assumeNoRoutesyncEnvironment() {
     assumeTrue(
         System.getenv().keySet().stream()
             .filter(name -> !TEST_ONLY_VARIABLES.contains(name))
+            .filter(name -> !name.startsWith(TEST_ONLY_PREFIX))
             .noneMatch(name -> name.startsWith("ROUTESYNC_") || name.equals("NODE_NAME")),
         "defaults can be overridden by ROUTESYNC_* environment variables");
   }
