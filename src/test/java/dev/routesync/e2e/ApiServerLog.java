@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 final class ApiServerLog {
 
   private static final Pattern WATCH = Pattern.compile("\"HTTP\" verb=\"WATCH\" URI=\"([^\"]+)\"");
+  private static final Pattern LIST = Pattern.compile("\"HTTP\" verb=\"LIST\" URI=\"([^\"]+)\"");
   private static final Pattern RESOURCE_VERSION = Pattern.compile("[?&]resourceVersion=(\\d+)");
 
   private final ControlPlane cluster;
@@ -61,6 +62,15 @@ final class ApiServerLog {
 
   /** The URIs of the ended watches on EndpointSlices in {@code namespace}, logged after mark. */
   List<String> watches(long mark, String namespace) throws IOException {
+    return sliceRequests(WATCH, mark, namespace);
+  }
+
+  /** The URIs of the lists of EndpointSlices in {@code namespace}, logged after mark. */
+  List<String> lists(long mark, String namespace) throws IOException {
+    return sliceRequests(LIST, mark, namespace);
+  }
+
+  private List<String> sliceRequests(Pattern verb, long mark, String namespace) throws IOException {
     byte[] all = Files.readAllBytes(file());
     String text =
         new String(
@@ -69,7 +79,7 @@ final class ApiServerLog {
             (int) Math.max(0, all.length - mark),
             StandardCharsets.UTF_8);
     List<String> uris = new ArrayList<>();
-    Matcher matcher = WATCH.matcher(text);
+    Matcher matcher = verb.matcher(text);
     while (matcher.find()) {
       String uri = matcher.group(1);
       if (uri.contains("/namespaces/" + namespace + "/endpointslices")) {
