@@ -68,19 +68,6 @@ public final class ResourceWatch<T extends HasMetadata> {
   /**
    * @param context the sync context: all state, the timers and the sink run there
    * @param scheduler timers and the clock, on {@code context}
-   */
-  public ResourceWatch(
-      ResourceSpec<T> spec,
-      RecoverySettings settings,
-      WatchSink<T> sink,
-      Context context,
-      Scheduler scheduler,
-      WatchObserver observer,
-      Random random) {
-    this(spec, settings, sink, context, scheduler, observer, random, () -> true);
-  }
-
-  /**
    * @param storageReachable whether the API server can reach its storage (any thread): while it
    *     cannot, the watch counts as down, though its connection stays open, and is not relisted
    */

@@ -123,7 +123,8 @@ class ResourceWatchTest {
             syncContext,
             new VertxScheduler(vertx),
             new Metrics(registry).watch("Service"),
-            new Random(1));
+            new Random(1),
+            () -> true);
     return watch;
   }
 
