@@ -201,16 +201,17 @@ def wait_until(predicate, budget, what):
 
 
 def rollouts_done(kubectl, namespace):
-    for d in kubectl.json("-n", namespace, "get", "deployments")["items"]:
+    deployments = kubectl.json("-n", namespace, "get", "deployments")["items"]
+    for d in deployments:
         want, status = d["spec"]["replicas"], d.get("status", {})
         if (d["metadata"]["generation"] != status.get("observedGeneration")
                 or status.get("updatedReplicas", 0) != want
                 or status.get("availableReplicas", 0) != want
                 or status.get("replicas", 0) != want):
             return False
+    # No old or terminating Pod left either.
     pods = kubectl.json("-n", namespace, "get", "pods")["items"]
-    return sum(1 for _ in pods) == sum(
-        d["spec"]["replicas"] for d in kubectl.json("-n", namespace, "get", "deployments")["items"])
+    return len(pods) == sum(d["spec"]["replicas"] for d in deployments)
 
 
 def main():

@@ -3,22 +3,17 @@ package dev.routesync.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.api.v1.ServiceRef;
-import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.testing.WatchRecorder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -124,20 +119,10 @@ class ChurnIT {
     await()
         .atMost(CONVERGE)
         .pollInterval(Duration.ofMillis(200))
-        .untilAsserted(() -> assertThat(published(agent)).isEqualTo(pods));
+        .untilAsserted(
+            () ->
+                assertThat(Published.now(agent, ns.name(), APP).orElse(Set.of())).isEqualTo(pods));
     return slices;
-  }
-
-  private Set<String> published(AgentProcess agent) {
-    try {
-      ServiceEndpoints service = agent.grpc().resolve(ns.name(), APP);
-      return ReadySets.fromAgent(service);
-    } catch (StatusRuntimeException e) {
-      if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
-        return new TreeSet<>();
-      }
-      throw e;
-    }
   }
 
   private Watch countSliceWrites(AtomicInteger writes) {
@@ -157,12 +142,5 @@ class ChurnIT {
               @Override
               public void onClose(WatcherException cause) {}
             });
-  }
-
-  static boolean touches(WatchEvent event, String namespace, String name) {
-    return event.getUpsertedList().stream()
-            .anyMatch(s -> s.getNamespace().equals(namespace) && s.getName().equals(name))
-        || event.getRemovedList().stream()
-            .anyMatch(s -> s.getNamespace().equals(namespace) && s.getName().equals(name));
   }
 }
