@@ -50,7 +50,7 @@ class RbacAsShippedIT {
 
   /**
    * The ClusterRole's grants, as the API server reports them for the token: what the agent needs
-   * (README, "Security model") and no more. A grant added to rbac.yaml fails this until it is added
+   * (docs/security.md, "Who may reach what") and no more. A grant added to rbac.yaml fails this until it is added
    * here, on purpose: widening the agent's identity is a reviewed decision.
    */
   private static final Set<String> GRANTED =
