@@ -188,6 +188,14 @@ public final class XdsResources {
         .build();
   }
 
+  /**
+   * The bytes of an assignment that drops every call as {@code category}, without its cluster name:
+   * what follows the name's field in every such assignment.
+   */
+  static com.google.protobuf.ByteString dropsEverythingTail(String category) {
+    return dropsEverything(ClusterLoadAssignment.newBuilder(), category).toByteString();
+  }
+
   /** Whether {@code assignment} routes nothing (it drops every call). */
   public static boolean dropsEverything(ClusterLoadAssignment assignment) {
     return assignment.getPolicy().getDropOverloadsCount() > 0
