@@ -230,13 +230,25 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
               + " resource names subscribed on one stream (max names per stream)");
       return false;
     }
-    if (!budgets.addNames(share, change)) {
-      fail(
-          GrpcStatus.RESOURCE_EXHAUSTED,
-          "more than the limit of "
-              + limits.maxNamesPerPeer()
-              + " resource names subscribed by one peer over all its streams (max names per peer)");
-      return false;
+    switch (budgets.addNames(share, change)) {
+      case PEER -> {
+        fail(
+            GrpcStatus.RESOURCE_EXHAUSTED,
+            "more than the limit of "
+                + limits.maxNamesPerPeer()
+                + " resource names subscribed by one peer over all its streams"
+                + " (max names per peer)");
+        return false;
+      }
+      case ALL -> {
+        fail(
+            GrpcStatus.RESOURCE_EXHAUSTED,
+            "more than the limit of "
+                + limits.maxNames()
+                + " resource names subscribed by all clients together (max names)");
+        return false;
+      }
+      case NONE -> {}
     }
     names += change;
     return true;

@@ -40,6 +40,7 @@ final class PeerBudgets {
   private final XdsLimits limits;
   private final Map<Object, Share> shares = new ConcurrentHashMap<>();
   private final AtomicLong pendingBytes = new AtomicLong();
+  private final AtomicLong names = new AtomicLong();
   private final Set<AdsStream> waiting = ConcurrentHashMap.newKeySet();
 
   PeerBudgets(XdsLimits limits) {
@@ -66,17 +67,30 @@ final class PeerBudgets {
         share.peer, (key, held) -> held == share && --held.streams == 0 ? null : held);
   }
 
+  /** Which names limit a subscription would cross. */
+  enum NamesLimit {
+    NONE,
+    PEER,
+    ALL
+  }
+
   /**
-   * Adds {@code change} names to the peer's count; false (and nothing added) when that would take
-   * it over {@link XdsLimits#maxNamesPerPeer}. A negative change always succeeds.
+   * Adds {@code change} names to the peer's count and everyone's; when that would take either over
+   * its limit, adds nothing and says which. A negative change always succeeds.
    */
-  boolean addNames(Share share, long change) {
-    long now = share.names.addAndGet(change);
-    if (change > 0 && now > limits.maxNamesPerPeer()) {
-      share.names.addAndGet(-change);
-      return false;
+  NamesLimit addNames(Share share, long change) {
+    long now = names.addAndGet(change);
+    if (change > 0 && now > limits.maxNames()) {
+      names.addAndGet(-change);
+      return NamesLimit.ALL;
     }
-    return true;
+    long peer = share.names.addAndGet(change);
+    if (change > 0 && peer > limits.maxNamesPerPeer()) {
+      share.names.addAndGet(-change);
+      names.addAndGet(-change);
+      return NamesLimit.PEER;
+    }
+    return NamesLimit.NONE;
   }
 
   /** Reserves {@code bytes} of pending response for the peer; false when a budget is spent. */

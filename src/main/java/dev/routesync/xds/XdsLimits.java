@@ -16,6 +16,7 @@ package dev.routesync.xds;
  * @param maxNamesPerStream names one ADS stream may subscribe, all types together
  * @param maxNamesPerPeer names one peer (a uid on the socket; a connection where the transport has
  *     no credentials) may subscribe over all its streams
+ * @param maxNames names all peers together may subscribe
  * @param maxResponseBytes the largest encoded response, like Envoy's {@code max_response_bytes}
  * @param maxPendingBytesPerPeer bytes of responses being built or waiting to be written, per peer
  * @param maxPendingBytes the same over every peer
@@ -23,6 +24,7 @@ package dev.routesync.xds;
 public record XdsLimits(
     int maxNamesPerStream,
     int maxNamesPerPeer,
+    int maxNames,
     int maxResponseBytes,
     long maxPendingBytesPerPeer,
     long maxPendingBytes) {
@@ -41,6 +43,7 @@ public record XdsLimits(
   public XdsLimits {
     if (maxNamesPerStream < 1
         || maxNamesPerPeer < 1
+        || maxNames < maxNamesPerPeer
         || maxResponseBytes < 1
         || maxPendingBytesPerPeer < maxResponseBytes
         || maxPendingBytes < maxPendingBytesPerPeer) {
@@ -55,15 +58,16 @@ public record XdsLimits(
    * most 4 MiB), a peer's responses in flight two of those, everyone's a sixth of the heap.
    */
   public static XdsLimits forHeap(long maxHeapBytes) {
-    int names =
-        (int)
-            Math.max(
-                1_000, Math.min(AbstractAdsStream.MAX_NAMES, maxHeapBytes / 8 / BYTES_PER_NAME));
+    long names = Math.max(1_000, maxHeapBytes / 8 / BYTES_PER_NAME);
+    // A stream follows four types of at most MAX_NAMES names each.
+    int perStream = (int) Math.min(4L * AbstractAdsStream.MAX_NAMES, names);
+    int perPeer = (int) Math.min(Integer.MAX_VALUE / 2, names);
+    int allNames = (int) Math.min(Integer.MAX_VALUE, Math.max(2L * perPeer, 2 * names));
     int response =
         (int) Math.max(RESPONSE_BYTES_FLOOR, Math.min(RESPONSE_BYTES_CEILING, maxHeapBytes / 24));
-    long perPeer = 2L * response;
-    long total = Math.max(2 * perPeer, maxHeapBytes / 6);
-    return new XdsLimits(names, names, response, perPeer, total);
+    long pendingPerPeer = 2L * response;
+    long pending = Math.max(2 * pendingPerPeer, maxHeapBytes / 6);
+    return new XdsLimits(perStream, perPeer, allNames, response, pendingPerPeer, pending);
   }
 
   /** The limits for this JVM's heap. */

@@ -186,6 +186,22 @@ public final class ForkedAgent implements AutoCloseable {
     }
   }
 
+  /** The longest GC pause so far, in milliseconds, from the fork's GC log; 0 when none ran. */
+  public double longestGcPauseMillis() {
+    try {
+      double longest = 0;
+      for (String line : Files.readAllLines(gcLog, StandardCharsets.UTF_8)) {
+        if (line.endsWith("ms") && line.contains("Pause")) {
+          String millis = line.substring(line.lastIndexOf(' ') + 1, line.length() - 2);
+          longest = Math.max(longest, Double.parseDouble(millis));
+        }
+      }
+      return longest;
+    } catch (IOException | NumberFormatException e) {
+      return -1;
+    }
+  }
+
   private long statusField(String field) {
     try {
       for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid()), "status"))) {

@@ -58,7 +58,7 @@ class HostileAdsRequestsTest {
   }
 
   @AfterEach
-  void stop() throws Exception {
+  void stop(org.junit.jupiter.api.TestInfo test) throws Exception {
     healthz.close();
     grpc.close();
     java.util.regex.Matcher blocked =
@@ -68,11 +68,14 @@ class HostileAdsRequestsTest {
       longestBlock = Math.max(longestBlock, Long.parseLong(blocked.group(1)));
     }
     System.out.printf(
-        "forked agent: alive=%s peak heap=%d MiB peak RSS=%d KiB longest blocked=%d ms oom=%s%n",
+        "%s: forked agent alive=%s peak heap=%d MiB peak RSS=%d KiB longest blocked=%d ms"
+            + " longest GC pause=%.1f ms oom=%s%n",
+        test.getDisplayName(),
         agent.alive(),
         agent.peakHeapMib(),
         agent.peakRssKib(),
         longestBlock,
+        agent.longestGcPauseMillis(),
         agent.log().contains("java.lang.OutOfMemoryError"));
     agent.close();
   }
@@ -102,6 +105,17 @@ class HostileAdsRequestsTest {
   void aDeltaStreamOfThirtyThousandNamesPerTypeLeavesTheAgentUp() throws Exception {
     HostileStream stream = delta(names(30_000, ".svc.cluster.local:80"));
     assertAnsweredOrRefused(List.of(stream), 4 * 30_000);
+  }
+
+  @Test
+  void aLargeRequestWithinTheLimitsIsAnsweredWhileProbesAreToo() throws Exception {
+    // Within the 96 MiB agent's limits (11,880 names, a response of about 3.9 MiB, some 10,000
+    // listeners): answered in full, built over many slices of the event loop.
+    HostileStream stream = sotw(XdsType.LISTENER, names(5_000, ":8080"));
+    Outcome outcome = stream.outcome.get(OUTCOME_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(outcome.status()).isNull();
+    assertThat(outcome.resources()).isEqualTo(5_000);
+    assertAnsweredOrRefused(List.of(), 0);
   }
 
   private void assertAnsweredOrRefused(List<HostileStream> streams, int resourcesPerStream)
@@ -149,6 +163,8 @@ class HostileAdsRequestsTest {
     stream.start(
         bytes -> {
           DiscoveryResponse response = DiscoveryResponse.parseFrom(bytes);
+          System.out.printf(
+              "response: %d resources in %d bytes%n", response.getResourcesCount(), bytes.length);
           stream.received(response.getResourcesCount());
           // ACK, repeating the names, as a state-of-the-world client does: the next part comes.
           return request(type, names, response.getNonce());

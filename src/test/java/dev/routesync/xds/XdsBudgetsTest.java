@@ -39,7 +39,7 @@ class XdsBudgetsTest {
   private static final int RESPONSE_BYTES = 64 * 1024;
 
   private static final XdsLimits LIMITS =
-      new XdsLimits(3_000, 4_000, RESPONSE_BYTES, 4L * RESPONSE_BYTES, 8L * RESPONSE_BYTES);
+      new XdsLimits(3_000, 4_000, 6_000, RESPONSE_BYTES, 4L * RESPONSE_BYTES, 8L * RESPONSE_BYTES);
 
   private static final Duration WAIT = Duration.ofSeconds(10);
 
