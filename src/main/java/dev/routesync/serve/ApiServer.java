@@ -326,6 +326,7 @@ public final class ApiServer {
    * same listeners, with its own gRPC options. Call before {@link #listen}.
    */
   public void serveXds(XdsServer server) {
+    server.identifyPeersBy(ConnectionPeers::of);
     this.xds = server;
   }
 

@@ -35,6 +35,9 @@ import java.util.Optional;
  */
 final class RegistryGrpc implements Service {
 
+  /** Services one Watch may name; more is better served by a namespace or everything. */
+  static final int MAX_WATCH_SERVICES = 1_000;
+
   private final TableView table;
   private final TableTrust trust;
   private final FreshnessView freshness;
@@ -191,6 +194,18 @@ final class RegistryGrpc implements Service {
   private Optional<WatchFilter> filter(
       GrpcServerResponse<WatchRequest, dev.routesync.api.v1.WatchEvent> response,
       WatchRequest request) {
+    // Each followed Service is held for the stream's life: without a cap, one 64 KiB request
+    // holds about a megabyte per stream, times every stream a client opens.
+    if (request.getServicesCount() > MAX_WATCH_SERVICES) {
+      fail(
+          response,
+          GrpcMethod.WATCH,
+          GrpcStatus.RESOURCE_EXHAUSTED,
+          "a Watch may follow at most the limit of "
+              + MAX_WATCH_SERVICES
+              + " Services; watch a namespace or everything instead");
+      return Optional.empty();
+    }
     try {
       return Optional.of(RegistryRequests.watchFilter(request));
     } catch (InvalidNameException e) {

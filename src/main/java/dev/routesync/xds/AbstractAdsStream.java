@@ -3,7 +3,11 @@ package dev.routesync.xds;
 import dev.routesync.table.RoutingTable;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.WireFormat;
 import io.vertx.grpc.server.GrpcServerResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +24,12 @@ import org.slf4j.LoggerFactory;
  * for the drain and then looks again), the rule that nothing is sent before the table is trusted or
  * while a type's response is unacknowledged, the write with its metrics, and the ends.
  *
+ * <p>Memory and time are bounded by {@link XdsLimits}, not by what the client asks: the names it
+ * may subscribe ({@link #admitNames}), and each response, built by a {@link Build} a resource at a
+ * time into its encoding ({@link ResponseBytes}), in slices of at most {@link #SLICE_NANOS} of the
+ * event loop, with each resource's bytes reserved from the peer's share of pending bytes until the
+ * response is written. One build at a time per stream: a flush meanwhile waits for it to end.
+ *
  * <p>Threading: everything on the stream's connection context; {@link #nudge} from any thread.
  *
  * @param <Q> the protocol's request message
@@ -33,6 +43,31 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
   /** Names one stream may follow per type; Envoy lists every cluster, so this is generous. */
   static final int MAX_NAMES = 100_000;
 
+  /** How long one slice of a build may hold the event loop. */
+  static final long SLICE_NANOS = 2_000_000;
+
+  /** Room kept in a response for its version, type URL and nonce. */
+  static final int HEADER_ROOM = 512;
+
+  /** How adding one resource to a response went. */
+  enum Fit {
+    /** Added, its bytes reserved. */
+    ADDED,
+    /** The response would pass {@link XdsLimits#maxResponseBytes}: not added. */
+    FULL,
+    /** The peer's (or everyone's) pending bytes are spent: not added. */
+    NO_ROOM
+  }
+
+  /** One response being built, a resource per step, on the stream's context. */
+  interface Build {
+    /** Adds the next resource; false when there is none left or the build stopped. */
+    boolean step();
+
+    /** The steps are done: send, fail or wait. */
+    void finish();
+  }
+
   final XdsSources sources;
   private final Context context;
   private final GrpcServerResponse<?, R> response;
@@ -42,7 +77,14 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
   private final Consumer<AdsStream> onClosed;
   private final AtomicBoolean nudged = new AtomicBoolean();
   private final EnumMap<XdsType, S> subscriptions = new EnumMap<>(XdsType.class);
+  private final PeerBudgets budgets;
+  private final PeerBudgets.Share share;
+  private final boolean protobuf;
   private XdsClient client;
+  private Build building;
+  private boolean waitingForRoom;
+  private long heldBytes;
+  private long names;
   private String node = "";
   private long nonces;
   private boolean waitingForDrain;
@@ -59,8 +101,13 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
       XdsSources sources,
       XdsObserver observer,
       NackLog nacks,
+      Object peer,
+      boolean protobuf,
       Consumer<AdsStream> onClosed) {
     this.context = context;
+    this.budgets = sources.budgets();
+    this.share = budgets.join(peer);
+    this.protobuf = protobuf;
     this.response = response;
     this.delta = delta;
     this.sources = sources;
@@ -75,8 +122,14 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
   /** A new, empty subscription to {@code type}. */
   abstract S newSubscription(XdsType type);
 
-  /** Sends what {@code subscription} lacks of {@code current}, if anything; it may send. */
+  /**
+   * Sends what {@code subscription} lacks of {@code current}, if anything; it may send, or start a
+   * {@link #build}.
+   */
   abstract void flush(S subscription, RoutingTable current);
+
+  /** Reads back a response this stream assembled, for a client that asked for JSON. */
+  abstract R parse(Buffer bytes);
 
   /**
    * The subscription a request is about, made on first use; empty when the stream has ended or the
@@ -118,6 +171,7 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
       context.runOnContext(
           ignored -> {
             nudged.set(false);
+            waitingForRoom = false;
             flushAll();
           });
     }
@@ -131,7 +185,12 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
 
   /** Sends what {@code subscription} lacks, unless something says to wait. */
   final void flush(S subscription) {
-    if (closed || waitingForDrain || subscription.pending() || !sources.trust().servable()) {
+    if (closed
+        || waitingForDrain
+        || waitingForRoom
+        || building != null
+        || subscription.pending()
+        || !sources.trust().servable()) {
       return;
     }
     if (response.writeQueueFull()) {
@@ -152,20 +211,160 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
   }
 
   /**
-   * Writes one response of {@code type} built from {@code current}, carrying {@code count}
-   * resources; {@code pushed} when it answers a table change rather than a request.
+   * Admits a request that would take this stream's subscription of one type from {@code before} to
+   * at most {@code after} names: true when the stream and its peer stay within their limits (the
+   * names are then counted, {@link #namesNow} makes the count exact), else the stream ends with
+   * RESOURCE_EXHAUSTED naming the limit.
    */
-  final void write(R message, XdsType type, int count, RoutingTable current, boolean pushed) {
+  final boolean admitNames(int before, long after) {
+    long change = after - before;
+    if (change <= 0) {
+      return true;
+    }
+    XdsLimits limits = budgets.limits();
+    if (names + change > limits.maxNamesPerStream()) {
+      fail(
+          GrpcStatus.RESOURCE_EXHAUSTED,
+          "more than the limit of "
+              + limits.maxNamesPerStream()
+              + " resource names subscribed on one stream (max names per stream)");
+      return false;
+    }
+    switch (budgets.addNames(share, change)) {
+      case PEER -> {
+        fail(
+            GrpcStatus.RESOURCE_EXHAUSTED,
+            "more than the limit of "
+                + limits.maxNamesPerPeer()
+                + " resource names subscribed by one peer over all its streams"
+                + " (max names per peer)");
+        return false;
+      }
+      case ALL -> {
+        fail(
+            GrpcStatus.RESOURCE_EXHAUSTED,
+            "more than the limit of "
+                + limits.maxNames()
+                + " resource names subscribed by all clients together (max names)");
+        return false;
+      }
+      case NONE -> {}
+    }
+    names += change;
+    return true;
+  }
+
+  /** The stream now follows {@code total} names over all its types: the count made exact. */
+  final void namesNow() {
+    long total = 0;
+    for (S subscription : subscriptions.values()) {
+      total += subscription.size();
+    }
+    budgets.addNames(share, total - names);
+    names = total;
+  }
+
+  /** Starts {@code build}: its first slice now, the rest on later turns of the event loop. */
+  final void build(Build build) {
+    building = build;
+    slice(/* resumed= */ false);
+  }
+
+  private void slice(boolean resumed) {
+    Build current = building;
+    if (closed) {
+      building = null;
+      return;
+    }
+    long deadline = System.nanoTime() + SLICE_NANOS;
+    int steps = 0;
+    boolean more;
+    do {
+      more = current.step();
+    } while (more && ((++steps & 15) != 0 || System.nanoTime() < deadline));
+    if (more) {
+      context.runOnContext(ignored -> slice(/* resumed= */ true));
+      return;
+    }
+    building = null;
+    current.finish();
+    if (resumed) {
+      flushAll(); // requests that came while it was built waited for it
+    }
+  }
+
+  /**
+   * Adds {@code resource} (its bytes as field {@code field} of the response) to {@code out} if the
+   * response and the peer's pending bytes have room for it.
+   */
+  final Fit fit(ResponseBytes out, int field, int resourceBytes) {
+    int bytes = ResponseBytes.fieldSize(field, resourceBytes);
+    if (out.size() + bytes > budgets.limits().maxResponseBytes() - HEADER_ROOM) {
+      return Fit.FULL;
+    }
+    if (!budgets.reserveBytes(share, bytes)) {
+      return Fit.NO_ROOM;
+    }
+    heldBytes += bytes;
+    out.reserved(bytes);
+    return Fit.ADDED;
+  }
+
+  /** Gives back the bytes of a response that will not be sent. */
+  final void discard(ResponseBytes out) {
+    release(out.reserved());
+  }
+
+  /**
+   * The build stopped for lack of pending bytes, with nothing to send: flushes wait until the
+   * peer's (or everyone's) responses are written.
+   */
+  final void awaitRoom(int bytes) {
+    waitingForRoom = true;
+    budgets.awaitRoom(this, share, bytes);
+  }
+
+  /** The message naming the response limit, for a response that cannot be sent in parts. */
+  final String responseTooLarge(XdsType type) {
+    return "the "
+        + type.label()
+        + " response would pass the limit of "
+        + budgets.limits().maxResponseBytes()
+        + " bytes (max response bytes); subscribe to fewer resources";
+  }
+
+  private void release(long bytes) {
+    long released = Math.min(bytes, heldBytes);
+    if (released > 0) {
+      heldBytes -= released;
+      budgets.releaseBytes(share, released);
+    }
+  }
+
+  /**
+   * Writes one response of {@code type} assembled in {@code out} from {@code current}, carrying
+   * {@code count} resources; {@code pushed} when it answers a table change rather than a request.
+   * Its reserved bytes go back when the write completes (or the stream ends).
+   */
+  final void write(
+      ResponseBytes out, XdsType type, int count, RoutingTable current, boolean pushed) {
     Instant publishedAt = current.builtAt();
-    response
-        .write(message)
-        .onSuccess(
-            written -> {
-              observer.response(type, count);
-              if (pushed) {
-                observer.pushed(type, Duration.between(publishedAt, Instant.now()));
-              }
-            });
+    long reserved = out.reserved();
+    Buffer bytes = out.buffer();
+    Future<Void> written =
+        protobuf
+            ? response.writeMessage(GrpcMessage.message("identity", WireFormat.PROTOBUF, bytes))
+            : response.write(parse(bytes));
+    written.onComplete(
+        result -> {
+          release(reserved);
+          if (result.succeeded()) {
+            observer.response(type, count);
+            if (pushed) {
+              observer.pushed(type, Duration.between(publishedAt, Instant.now()));
+            }
+          }
+        });
   }
 
   /** The client half-closed its side: end ours with OK. */
@@ -196,6 +395,12 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
       return;
     }
     closed = true;
+    building = null;
+    release(heldBytes);
+    budgets.addNames(share, -names);
+    names = 0;
+    budgets.forget(this);
+    budgets.leave(share);
     if (client != null) {
       for (XdsType type : subscriptions.keySet()) {
         observer.subscriptions(type, client, -1);

@@ -17,11 +17,13 @@ import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.MessageSizeOverflowException;
 import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.common.ServiceName;
+import io.vertx.grpc.common.WireFormat;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.Service;
 import io.vertx.grpc.server.StatusException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * {@code envoy.service.discovery.v3.AggregatedDiscoveryService}, declared by hand: the Envoy API
@@ -54,12 +56,22 @@ final class AdsService implements Service {
   private final XdsHub hub;
   private final XdsObserver observer;
   private final NackLog nacks;
+  private final Function<HttpConnection, Object> peerOf;
 
-  AdsService(XdsSources sources, XdsHub hub, XdsObserver observer, NackLog nacks) {
+  /**
+   * @param peerOf who is at the other end of a connection, for the per-peer limits
+   */
+  AdsService(
+      XdsSources sources,
+      XdsHub hub,
+      XdsObserver observer,
+      NackLog nacks,
+      Function<HttpConnection, Object> peerOf) {
     this.sources = sources;
     this.hub = hub;
     this.observer = observer;
     this.nacks = nacks;
+    this.peerOf = peerOf;
   }
 
   @Override
@@ -84,7 +96,15 @@ final class AdsService implements Service {
         DiscoveryRequest.parser(),
         "DiscoveryRequest",
         (context, onClosed) ->
-            new SotwStream(context, call.response(), sources, observer, nacks, onClosed));
+            new SotwStream(
+                context,
+                call.response(),
+                sources,
+                observer,
+                nacks,
+                peerOf.apply(call.connection()),
+                call.format() == WireFormat.PROTOBUF,
+                onClosed));
   }
 
   private void delta(GrpcServerRequest<DeltaDiscoveryRequest, DeltaDiscoveryResponse> call) {
@@ -93,7 +113,15 @@ final class AdsService implements Service {
         DeltaDiscoveryRequest.parser(),
         "DeltaDiscoveryRequest",
         (context, onClosed) ->
-            new DeltaStream(context, call.response(), sources, observer, nacks, onClosed));
+            new DeltaStream(
+                context,
+                call.response(),
+                sources,
+                observer,
+                nacks,
+                peerOf.apply(call.connection()),
+                call.format() == WireFormat.PROTOBUF,
+                onClosed));
   }
 
   /** Makes one protocol's stream for a call on {@code context}. */

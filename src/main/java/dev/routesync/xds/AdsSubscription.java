@@ -7,4 +7,7 @@ interface AdsSubscription {
    * Whether the latest response of this type is unacknowledged: nothing more goes out until then.
    */
   boolean pending();
+
+  /** Names subscribed explicitly. */
+  int size();
 }

@@ -1,6 +1,8 @@
 package dev.routesync.xds;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
@@ -25,6 +27,14 @@ final class AssignmentCache {
 
   private record Encoded(long version, Any assignment) {}
 
+  private static final String TYPE_URL = XdsType.ENDPOINT.typeUrl();
+
+  // An assignment that drops every call differs from another only in its cluster name, field 1,
+  // which protobuf writes first: its bytes are the name's field and this tail, so a name that
+  // points at nothing costs its bytes, not a message built for it.
+  private static final ByteString NO_SUCH_SERVICE_TAIL =
+      XdsResources.dropsEverythingTail(XdsResources.NO_SUCH_SERVICE);
+
   private final Map<ServiceKey, Map<String, Encoded>> byService = new ConcurrentHashMap<>();
   private final boolean shared;
   private volatile long seenVersion = -1;
@@ -45,12 +55,12 @@ final class AssignmentCache {
   /** The assignment for cluster {@code name} ({@code target}, parsed) from {@code current}. */
   Any assignment(String name, Optional<XdsTarget> target, RoutingTable current) {
     if (target.isEmpty()) {
-      return Any.pack(XdsResources.assignment(name, target, Optional.empty()));
+      return noSuchService(name);
     }
     ServiceKey key = target.get().service();
     Optional<ServiceEndpoints> service = current.get(key);
     if (service.isEmpty() || PortSelection.of(service.get(), target.get().port()).isEmpty()) {
-      return Any.pack(XdsResources.assignment(name, target, service));
+      return noSuchService(name);
     }
     if (!shared) {
       return Any.pack(XdsResources.assignment(name, target, service));
@@ -64,6 +74,24 @@ final class AssignmentCache {
     Any encoded = Any.pack(XdsResources.assignment(name, target, service));
     names.put(name, new Encoded(version, encoded));
     return encoded;
+  }
+
+  /** The assignment of {@code name} that drops every call as {@code no_such_service}. */
+  static Any noSuchService(String name) {
+    ByteString utf8 = ByteString.copyFromUtf8(name);
+    byte[] field = new byte[CodedOutputStream.computeTagSize(1) + 5];
+    CodedOutputStream out = CodedOutputStream.newInstance(field);
+    try {
+      out.writeTag(1, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      out.writeUInt32NoTag(utf8.size());
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+    ByteString head = ByteString.copyFrom(field, 0, out.getTotalBytesWritten());
+    return Any.newBuilder()
+        .setTypeUrl(TYPE_URL)
+        .setValue(head.concat(utf8).concat(NO_SUCH_SERVICE_TAIL))
+        .build();
   }
 
   /** Drops the entries of Services {@code table} no longer has. The table writer's thread. */

@@ -1,16 +1,19 @@
 package dev.routesync.xds;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.vertx.core.Context;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.server.GrpcServerResponse;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -42,6 +45,10 @@ import java.util.function.Consumer;
  * Services the table's delta log says changed; nothing is sent before the table is trusted. Unlike
  * state of the world, a request with a stale nonce still changes the subscription (delta requests
  * carry changes, which must not be lost); only its ACK or NACK is ignored.
+ *
+ * <p>Limits ({@link XdsLimits}): any delta response may carry a subset, so one that would pass the
+ * response limit goes out in parts, the next when the client acknowledges the last; names the
+ * client claims in {@code initial_resource_versions} count against its names like subscribed ones.
  */
 final class DeltaStream
     extends AbstractAdsStream<DeltaDiscoveryRequest, DeltaDiscoveryResponse, DeltaSubscription> {
@@ -55,6 +62,8 @@ final class DeltaStream
    */
   static final String INVALID = "invalid";
 
+  private static final int RESOURCES = DeltaDiscoveryResponse.RESOURCES_FIELD_NUMBER;
+
   DeltaStream(
       Context context,
       GrpcServerResponse<?, DeltaDiscoveryResponse> response,
@@ -62,7 +71,23 @@ final class DeltaStream
       XdsObserver observer,
       NackLog nacks,
       Consumer<AdsStream> onClosed) {
-    super(context, response, true, sources, observer, nacks, onClosed);
+    this(context, response, sources, observer, nacks, new Object(), true, onClosed);
+  }
+
+  /**
+   * @param peer who opened the stream, for its share of the limits
+   * @param protobuf whether the client speaks protobuf (else JSON)
+   */
+  DeltaStream(
+      Context context,
+      GrpcServerResponse<?, DeltaDiscoveryResponse> response,
+      XdsSources sources,
+      XdsObserver observer,
+      NackLog nacks,
+      Object peer,
+      boolean protobuf,
+      Consumer<AdsStream> onClosed) {
+    super(context, response, true, sources, observer, nacks, peer, protobuf, onClosed);
   }
 
   @Override
@@ -88,6 +113,10 @@ final class DeltaStream
           "more than " + MAX_NAMES + " resource names subscribed for one type");
       return;
     }
+    long claimed = subscription.first() ? request.getInitialResourceVersionsCount() : 0;
+    if (!admitNames(subscription.size(), (long) subscription.size() + subscribing + claimed)) {
+      return;
+    }
     if (subscription.first()) {
       // Only a type's first request may say what the client kept from an earlier stream.
       subscription.start(
@@ -96,95 +125,49 @@ final class DeltaStream
       subscription.subscribe(request.getResourceNamesSubscribeList());
     }
     subscription.unsubscribe(request.getResourceNamesUnsubscribeList());
+    namesNow();
     flush(subscription);
+  }
+
+  @Override
+  DeltaDiscoveryResponse parse(Buffer bytes) {
+    try {
+      return DeltaDiscoveryResponse.parseFrom(bytes.getBytes());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException(
+          "a DeltaDiscoveryResponse the agent assembled does not parse", e);
+    }
   }
 
   @Override
   void flush(DeltaSubscription subscription, RoutingTable current) {
     boolean pushed = subscription.names().unsent().isEmpty() && subscription.answered();
-    List<Resource> resources = new ArrayList<>();
-    List<String> removed = new ArrayList<>();
-    switch (subscription.type) {
-      case LISTENER, ROUTE -> byName(subscription, resources);
-      case CLUSTER -> clusters(subscription, current, resources, removed);
-      case ENDPOINT -> assignments(subscription, current, resources);
-      default -> throw new IllegalStateException(subscription.type.name());
-    }
-    if (subscription.wildcard()
-        && subscription.type != XdsType.CLUSTER
-        && !subscription.answered()) {
-      // The agent lists no listeners (nor routes, nor assignments) of its own: under the wildcard,
-      // what else a resuming client says it has does not exist here.
-      removed.addAll(subscription.removeUnlisted(Set.of()));
+    WildcardClusters.Snapshot all = null;
+    if (subscription.type == XdsType.CLUSTER && subscription.wildcard()) {
+      WildcardClusters.Snapshot latest = sources.clusters().of(current);
+      // The list is compared only when it changed: a version that moves endpoints costs nothing.
+      if (latest.content() != subscription.comparedContent()) {
+        all = latest;
+      }
     }
     boolean firstWildcard = subscription.wildcard() && !subscription.answered();
-    if (resources.isEmpty() && removed.isEmpty() && !firstWildcard) {
+    if (all == null
+        && subscription.names().unsent().isEmpty()
+        && !firstWildcard
+        && subscription.type != XdsType.ENDPOINT) {
       return;
     }
-    // The first answer to a wildcard goes out even empty: Envoy's initialisation waits for it.
-    send(subscription, current, resources, removed, pushed);
-  }
-
-  // Listeners and routes are pure functions of their names: only a name the client has not got
-  // (at this content) is sent.
-  private void byName(DeltaSubscription subscription, List<Resource> resources) {
-    for (String name : subscription.names().unsent()) {
-      Any resource =
-          subscription.type == XdsType.LISTENER
-              ? Any.pack(XdsResources.listener(name))
-              : Any.pack(XdsResources.route(name));
-      offer(subscription, name, ContentVersion.of(resource), resource, resources);
-    }
-    subscription.names().unsent().clear();
-  }
-
-  private void clusters(
-      DeltaSubscription subscription,
-      RoutingTable current,
-      List<Resource> resources,
-      List<String> removed) {
-    if (subscription.wildcard()) {
-      WildcardClusters.Snapshot all = sources.clusters().of(current);
-      // The list is compared only when it changed: a version that moves endpoints costs nothing.
-      if (all.content() != subscription.comparedContent()) {
-        List<String> names = all.names();
-        for (int i = 0; i < names.size(); i++) {
-          // A cluster sent here is current (its content is its name's): only the others are hashed,
-          // so a changed list costs a lookup per cluster, not an encoding.
-          if (!subscription.sentHere(names.get(i))) {
-            Any cluster = all.clusters().get(i);
-            offer(subscription, names.get(i), ContentVersion.of(cluster), cluster, resources);
-          }
-        }
-        // Every listed name is now known: any more known names are ones that left the list.
-        if (subscription.knownCount() > names.size()) {
-          removed.addAll(subscription.removeUnlisted(new HashSet<>(names)));
-        }
-        subscription.comparedContent(all.content());
+    Iterator<String> names =
+        subscription.type == XdsType.ENDPOINT
+            ? subscription.names().changedSinceChecked(current).iterator()
+            : List.copyOf(subscription.names().unsent()).iterator();
+    if (subscription.type == XdsType.ENDPOINT) {
+      subscription.names().unsent().clear(); // every one is a candidate now
+      if (!names.hasNext() && !firstWildcard) {
+        return;
       }
     }
-    for (String name : subscription.names().unsent()) {
-      Any cluster = Any.pack(XdsResources.cluster(name));
-      offer(subscription, name, ContentVersion.of(cluster), cluster, resources);
-    }
-    subscription.names().unsent().clear();
-  }
-
-  // Only the assignments whose Service changed since they were compared: the changed Services
-  // come from the table's delta log, so a publish costs what it changed, not what is subscribed.
-  private void assignments(
-      DeltaSubscription subscription, RoutingTable current, List<Resource> resources) {
-    SubscribedNames names = subscription.names();
-    Set<String> candidates = names.changedSinceChecked(current);
-    for (String name : candidates) {
-      Optional<XdsTarget> target = names.target(name);
-      String version = versionOf(target, current);
-      if (!subscription.has(name, version)) {
-        Any assignment = sources.assignments().assignment(name, target, current);
-        offer(subscription, name, version, assignment, resources);
-      }
-    }
-    names.unsent().clear();
+    build(new Changes(subscription, current, all, names, pushed));
   }
 
   private static String versionOf(Optional<XdsTarget> target, RoutingTable current) {
@@ -195,35 +178,156 @@ final class DeltaStream
     return service.isPresent() ? Long.toString(service.get().version()) : ABSENT;
   }
 
-  private static void offer(
-      DeltaSubscription subscription,
-      String name,
-      String version,
-      Any resource,
-      List<Resource> resources) {
-    if (!subscription.has(name, version)) {
-      resources.add(
-          Resource.newBuilder().setName(name).setVersion(version).setResource(resource).build());
-    }
-    subscription.sent(name, version);
-  }
+  /**
+   * One delta response: first, for a wildcard CDS whose list changed, the listed clusters the
+   * client lacks (a cluster sent here is current, its content being its name's: only the others are
+   * hashed, so a changed list costs a lookup per cluster, not an encoding); then the names not
+   * answered yet (for EDS, those whose Service changed). As many as fit; the rest stay to answer in
+   * the next part.
+   */
+  private final class Changes implements Build {
+    private final DeltaSubscription subscription;
+    private final RoutingTable current;
+    private final WildcardClusters.Snapshot all;
+    private final Iterator<String> names;
+    private final boolean pushed;
+    private final ResponseBytes out = new ResponseBytes();
+    private final List<String> removed = new ArrayList<>();
+    private int listed;
+    private Fit stopped = Fit.ADDED;
+    private int lacking;
 
-  private void send(
-      DeltaSubscription subscription,
-      RoutingTable current,
-      List<Resource> resources,
-      List<String> removed,
-      boolean pushed) {
-    String nonce = nextNonce();
-    DeltaDiscoveryResponse message =
-        DeltaDiscoveryResponse.newBuilder()
-            .setSystemVersionInfo(Long.toString(current.version()))
-            .setTypeUrl(subscription.type.typeUrl())
-            .setNonce(nonce)
-            .addAllResources(resources)
-            .addAllRemovedResources(removed)
-            .build();
-    subscription.sentResponse(nonce);
-    write(message, subscription.type, resources.size() + removed.size(), current, pushed);
+    Changes(
+        DeltaSubscription subscription,
+        RoutingTable current,
+        WildcardClusters.Snapshot all,
+        Iterator<String> names,
+        boolean pushed) {
+      this.subscription = subscription;
+      this.current = current;
+      this.all = all;
+      this.names = names;
+      this.pushed = pushed;
+    }
+
+    @Override
+    public boolean step() {
+      if (all != null && listed < all.names().size()) {
+        String name = all.names().get(listed);
+        if (!subscription.sentHere(name)) {
+          Any cluster = all.clusters().get(listed);
+          if (!offer(name, ContentVersion.of(cluster), cluster)) {
+            return false; // the list is compared again, from the start, for the next part
+          }
+        }
+        listed++;
+        if (listed == all.names().size()) {
+          // Every listed name is now known: any more known names are ones that left the list.
+          if (subscription.knownCount() > all.names().size()) {
+            removed.addAll(subscription.removeUnlisted(new HashSet<>(all.names())));
+          }
+          subscription.comparedContent(all.content());
+        }
+        return true;
+      }
+      if (!names.hasNext()) {
+        return false;
+      }
+      String name = names.next();
+      SubscribedNames subscribed = subscription.names();
+      if (!subscribed.contains(name)) {
+        return names.hasNext(); // unsubscribed while this was built
+      }
+      boolean added =
+          switch (subscription.type) {
+            case LISTENER -> offerByName(name, Any.pack(XdsResources.listener(name)));
+            case ROUTE -> offerByName(name, Any.pack(XdsResources.route(name)));
+            case CLUSTER -> offerByName(name, Any.pack(XdsResources.cluster(name)));
+            case ENDPOINT -> offerAssignment(name);
+          };
+      if (!added) {
+        subscribed.unsent().add(name);
+        names.forEachRemaining(
+            rest -> {
+              if (subscribed.contains(rest)) {
+                subscribed.unsent().add(rest);
+              }
+            });
+        return false;
+      }
+      return names.hasNext();
+    }
+
+    // Listeners, routes and clusters are pure functions of their names: only a name the client
+    // has not got (at this content) is sent.
+    private boolean offerByName(String name, Any resource) {
+      if (!offer(name, ContentVersion.of(resource), resource)) {
+        return false;
+      }
+      subscription.names().unsent().remove(name);
+      return true;
+    }
+
+    private boolean offerAssignment(String name) {
+      Optional<XdsTarget> target = subscription.names().target(name);
+      String version = versionOf(target, current);
+      if (subscription.has(name, version)) {
+        return true;
+      }
+      return offer(name, version, sources.assignments().assignment(name, target, current));
+    }
+
+    /** Adds {@code resource} unless the client has it; false when it did not fit. */
+    private boolean offer(String name, String version, Any resource) {
+      if (!subscription.has(name, version)) {
+        Resource wrapped =
+            Resource.newBuilder().setName(name).setVersion(version).setResource(resource).build();
+        int size = wrapped.getSerializedSize();
+        Fit fit = fit(out, RESOURCES, size);
+        if (fit != Fit.ADDED) {
+          stopped = fit;
+          lacking = size;
+          return false;
+        }
+        out.addResource(RESOURCES, wrapped.toByteString());
+      }
+      subscription.sent(name, version);
+      return true;
+    }
+
+    @Override
+    public void finish() {
+      if (subscription.wildcard()
+          && subscription.type != XdsType.CLUSTER
+          && !subscription.answered()) {
+        // The agent lists no listeners (nor routes, nor assignments) of its own: under the
+        // wildcard, what else a resuming client says it has does not exist here.
+        removed.addAll(subscription.removeUnlisted(Set.of()));
+      }
+      boolean firstWildcard = subscription.wildcard() && !subscription.answered();
+      if (out.resources() == 0 && removed.isEmpty() && !firstWildcard) {
+        discard(out);
+        if (stopped == Fit.FULL) {
+          // One resource alone passes the limit: no part can carry it.
+          fail(GrpcStatus.RESOURCE_EXHAUSTED, responseTooLarge(subscription.type));
+        } else if (stopped == Fit.NO_ROOM) {
+          awaitRoom(lacking);
+        }
+        return;
+      }
+      // The first answer to a wildcard goes out even empty: Envoy's initialisation waits for it.
+      String nonce = nextNonce();
+      out.addString(
+          DeltaDiscoveryResponse.SYSTEM_VERSION_INFO_FIELD_NUMBER,
+          Long.toString(current.version()));
+      out.addString(DeltaDiscoveryResponse.TYPE_URL_FIELD_NUMBER, subscription.type.typeUrl());
+      out.addString(DeltaDiscoveryResponse.NONCE_FIELD_NUMBER, nonce);
+      // Removals are names the client has, bounded by its names limit: never held back.
+      for (String name : removed) {
+        out.addString(DeltaDiscoveryResponse.REMOVED_RESOURCES_FIELD_NUMBER, name);
+      }
+      subscription.sentResponse(nonce);
+      write(out, subscription.type, out.resources() + removed.size(), current, pushed);
+    }
   }
 }

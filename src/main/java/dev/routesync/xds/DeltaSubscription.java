@@ -142,6 +142,12 @@ final class DeltaSubscription implements AdsSubscription {
     return pending;
   }
 
+  /** Names subscribed, and those the client claims to have without this stream having sent them. */
+  @Override
+  public int size() {
+    return names.size() + claimed.size();
+  }
+
   /** Whether any response of this type went out (a wildcard's first one goes out even empty). */
   boolean answered() {
     return answered;

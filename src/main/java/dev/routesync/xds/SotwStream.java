@@ -1,15 +1,18 @@
 package dev.routesync.xds;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.vertx.core.Context;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.server.GrpcServerResponse;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -30,9 +33,16 @@ import java.util.function.Consumer;
  * assignments whose Service changed since they were sent. Nothing is sent before the table is
  * trusted: an empty table then would tell every client that nothing exists ({@link
  * AbstractAdsStream}).
+ *
+ * <p>Limits ({@link XdsLimits}): an LDS, RDS or CDS response must list every subscribed resource (a
+ * missing one means removed), so one that would pass the response limit cannot be split and ends
+ * the stream with RESOURCE_EXHAUSTED; an EDS response carries any subset, so a large one goes out
+ * in parts, the next part when the client acknowledges the last.
  */
 final class SotwStream
     extends AbstractAdsStream<DiscoveryRequest, DiscoveryResponse, Subscription> {
+
+  private static final int RESOURCES = DiscoveryResponse.RESOURCES_FIELD_NUMBER;
 
   SotwStream(
       Context context,
@@ -41,7 +51,23 @@ final class SotwStream
       XdsObserver observer,
       NackLog nacks,
       Consumer<AdsStream> onClosed) {
-    super(context, response, false, sources, observer, nacks, onClosed);
+    this(context, response, sources, observer, nacks, new Object(), true, onClosed);
+  }
+
+  /**
+   * @param peer who opened the stream, for its share of the limits
+   * @param protobuf whether the client speaks protobuf (else JSON)
+   */
+  SotwStream(
+      Context context,
+      GrpcServerResponse<?, DiscoveryResponse> response,
+      XdsSources sources,
+      XdsObserver observer,
+      NackLog nacks,
+      Object peer,
+      boolean protobuf,
+      Consumer<AdsStream> onClosed) {
+    super(context, response, false, sources, observer, nacks, peer, protobuf, onClosed);
   }
 
   @Override
@@ -68,7 +94,12 @@ final class SotwStream
           "more than " + MAX_NAMES + " resource names subscribed for one type");
       return;
     }
+    // Counted before the names are taken: a request over a limit changes nothing.
+    if (!admitNames(subscription.size(), request.getResourceNamesCount())) {
+      return;
+    }
     subscription.subscribe(request.getResourceNamesList());
+    namesNow();
     flush(subscription);
   }
 
@@ -82,6 +113,15 @@ final class SotwStream
     }
   }
 
+  @Override
+  DiscoveryResponse parse(Buffer bytes) {
+    try {
+      return DiscoveryResponse.parseFrom(bytes.getBytes());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("a DiscoveryResponse the agent assembled does not parse", e);
+    }
+  }
+
   // Listeners and routes are pure functions of their names: only a new name sends them again.
   private void flushByName(Subscription subscription, RoutingTable current) {
     SubscribedNames names = subscription.names();
@@ -89,18 +129,40 @@ final class SotwStream
     if (names.unsent().isEmpty() && !wildcardUnsent) {
       return;
     }
-    List<Any> resources = new ArrayList<>(names.size());
-    for (String name : names.names()) {
-      resources.add(
-          subscription.type == XdsType.LISTENER
-              ? Any.pack(XdsResources.listener(name))
-              : Any.pack(XdsResources.route(name)));
-      subscription.markSent(name, 0);
-    }
-    if (subscription.wildcard()) {
-      subscription.markWildcardSent(1); // the agent has no listeners of Envoy's kind to list
-    }
-    send(subscription, current, resources, false);
+    List<String> listed = List.copyOf(names.names()); // the names this response answers
+    boolean wildcard = subscription.wildcard();
+    Iterator<String> each = listed.iterator();
+    Iterator<Any> resources =
+        new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return each.hasNext();
+          }
+
+          @Override
+          public Any next() {
+            String name = each.next();
+            return subscription.type == XdsType.LISTENER
+                ? Any.pack(XdsResources.listener(name))
+                : Any.pack(XdsResources.route(name));
+          }
+        };
+    build(
+        new FullState(
+            subscription,
+            current,
+            resources,
+            false,
+            () -> {
+              for (String name : listed) {
+                if (names.contains(name)) {
+                  subscription.markSent(name, 0);
+                }
+              }
+              if (wildcard && subscription.wildcard()) {
+                subscription.markWildcardSent(1); // the agent has no listeners of Envoy's kind
+              }
+            }));
   }
 
   // Clusters are pure functions of their names too (a Service with no endpoint there gets an
@@ -114,44 +176,59 @@ final class SotwStream
       return;
     }
     boolean pushed = names.unsent().isEmpty();
-    List<Any> resources = new ArrayList<>();
-    Set<String> listed = Set.of();
-    if (all != null) {
-      resources.addAll(all.clusters());
-      subscription.markWildcardSent(all.content());
-      if (names.size() > 0) {
-        listed = new HashSet<>(all.names());
-      }
-    }
+    List<Any> listedClusters = all == null ? List.of() : all.clusters();
+    Set<String> listed = all != null && names.size() > 0 ? new HashSet<>(all.names()) : Set.of();
+    List<String> explicit = new ArrayList<>();
     for (String name : names.names()) {
       if (!listed.contains(name)) {
-        resources.add(Any.pack(XdsResources.cluster(name)));
+        explicit.add(name);
       }
-      subscription.markSent(name, 0);
     }
-    send(subscription, current, resources, pushed);
+    List<String> answered = List.copyOf(names.names());
+    Iterator<Any> wildcardPart = listedClusters.iterator();
+    Iterator<String> explicitPart = explicit.iterator();
+    Iterator<Any> resources =
+        new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return wildcardPart.hasNext() || explicitPart.hasNext();
+          }
+
+          @Override
+          public Any next() {
+            return wildcardPart.hasNext()
+                ? wildcardPart.next()
+                : Any.pack(XdsResources.cluster(explicitPart.next()));
+          }
+        };
+    build(
+        new FullState(
+            subscription,
+            current,
+            resources,
+            pushed,
+            () -> {
+              if (all != null && subscription.wildcard()) {
+                subscription.markWildcardSent(all.content());
+              }
+              for (String name : answered) {
+                if (names.contains(name)) {
+                  subscription.markSent(name, 0);
+                }
+              }
+            }));
   }
 
   // Only the assignments whose Service changed since they were sent: the changed Services come
   // from the table's delta log, so a publish costs what it changed, not what is subscribed.
   private void flushAssignments(Subscription subscription, RoutingTable current) {
     SubscribedNames names = subscription.names();
-    Set<String> candidates = names.changedSinceChecked(current);
     boolean pushed = names.unsent().isEmpty();
-    List<Any> resources = new ArrayList<>();
-    for (String name : candidates) {
-      Optional<XdsTarget> target = names.target(name);
-      long version = versionOf(target, current);
-      Long sent = subscription.sentVersion(name);
-      if (sent != null && sent == version) {
-        continue;
-      }
-      resources.add(sources.assignments().assignment(name, target, current));
-      subscription.markSent(name, version);
+    Set<String> candidates = names.changedSinceChecked(current);
+    if (candidates.isEmpty()) {
+      return;
     }
-    if (!resources.isEmpty()) {
-      send(subscription, current, resources, pushed);
-    }
+    build(new Assignments(subscription, current, candidates.iterator(), pushed));
   }
 
   private static long versionOf(Optional<XdsTarget> target, RoutingTable current) {
@@ -162,17 +239,160 @@ final class SotwStream
     return service.isPresent() ? service.get().version() : Subscription.ABSENT;
   }
 
+  private ResponseBytes start(RoutingTable current) {
+    ResponseBytes out = new ResponseBytes();
+    out.addString(DiscoveryResponse.VERSION_INFO_FIELD_NUMBER, Long.toString(current.version()));
+    return out;
+  }
+
   private void send(
-      Subscription subscription, RoutingTable current, List<Any> resources, boolean pushed) {
+      Subscription subscription, RoutingTable current, ResponseBytes out, boolean pushed) {
     String nonce = nextNonce();
-    DiscoveryResponse message =
-        DiscoveryResponse.newBuilder()
-            .setVersionInfo(Long.toString(current.version()))
-            .setTypeUrl(subscription.type.typeUrl())
-            .setNonce(nonce)
-            .addAllResources(resources)
-            .build();
+    out.addString(DiscoveryResponse.TYPE_URL_FIELD_NUMBER, subscription.type.typeUrl());
+    out.addString(DiscoveryResponse.NONCE_FIELD_NUMBER, nonce);
     subscription.sentResponse(nonce);
-    write(message, subscription.type, resources.size(), current, pushed);
+    write(out, subscription.type, out.resources(), current, pushed);
+  }
+
+  /**
+   * An LDS, RDS or CDS response: every resource or none. Past the response limit the stream ends (a
+   * part would tell the client the rest were removed); out of pending bytes it waits.
+   */
+  private final class FullState implements Build {
+    private final Subscription subscription;
+    private final RoutingTable current;
+    private final Iterator<Any> resources;
+    private final boolean pushed;
+    private final Runnable sent;
+    private final ResponseBytes out;
+    private Fit stopped = Fit.ADDED;
+    private int lacking;
+
+    FullState(
+        Subscription subscription,
+        RoutingTable current,
+        Iterator<Any> resources,
+        boolean pushed,
+        Runnable sent) {
+      this.subscription = subscription;
+      this.current = current;
+      this.resources = resources;
+      this.pushed = pushed;
+      this.sent = sent;
+      this.out = start(current);
+    }
+
+    @Override
+    public boolean step() {
+      if (!resources.hasNext()) {
+        return false;
+      }
+      Any resource = resources.next();
+      int size = resource.getSerializedSize();
+      Fit fit = fit(out, RESOURCES, size);
+      if (fit != Fit.ADDED) {
+        stopped = fit;
+        lacking = size;
+        return false;
+      }
+      out.addResource(RESOURCES, resource.toByteString());
+      return resources.hasNext();
+    }
+
+    @Override
+    public void finish() {
+      switch (stopped) {
+        case FULL -> {
+          discard(out);
+          fail(GrpcStatus.RESOURCE_EXHAUSTED, responseTooLarge(subscription.type));
+        }
+        case NO_ROOM -> {
+          discard(out);
+          awaitRoom(lacking);
+        }
+        case ADDED -> {
+          sent.run();
+          send(subscription, current, out, pushed);
+        }
+      }
+    }
+  }
+
+  /**
+   * An EDS response of the assignments that changed: as many as fit, the rest left to compare again
+   * in the next part.
+   */
+  private final class Assignments implements Build {
+    private final Subscription subscription;
+    private final RoutingTable current;
+    private final Iterator<String> candidates;
+    private final boolean pushed;
+    private final ResponseBytes out;
+    private Fit stopped = Fit.ADDED;
+    private int lacking;
+
+    Assignments(
+        Subscription subscription,
+        RoutingTable current,
+        Iterator<String> candidates,
+        boolean pushed) {
+      this.subscription = subscription;
+      this.current = current;
+      this.candidates = candidates;
+      this.pushed = pushed;
+      this.out = start(current);
+    }
+
+    @Override
+    public boolean step() {
+      if (!candidates.hasNext()) {
+        return false;
+      }
+      SubscribedNames names = subscription.names();
+      String name = candidates.next();
+      if (!names.contains(name)) {
+        return candidates.hasNext(); // unsubscribed while this was built
+      }
+      Optional<XdsTarget> target = names.target(name);
+      long version = versionOf(target, current);
+      Long sentVersion = subscription.sentVersion(name);
+      if (sentVersion != null && sentVersion == version) {
+        return candidates.hasNext();
+      }
+      Any assignment = sources.assignments().assignment(name, target, current);
+      int size = assignment.getSerializedSize();
+      Fit fit = fit(out, RESOURCES, size);
+      if (fit != Fit.ADDED) {
+        stopped = fit;
+        lacking = size;
+        // This one and the rest are compared again for the next part.
+        names.unsent().add(name);
+        candidates.forEachRemaining(
+            rest -> {
+              if (names.contains(rest)) {
+                names.unsent().add(rest);
+              }
+            });
+        return false;
+      }
+      out.addResource(RESOURCES, assignment.toByteString());
+      subscription.markSent(name, version);
+      return candidates.hasNext();
+    }
+
+    @Override
+    public void finish() {
+      if (out.resources() > 0) {
+        send(subscription, current, out, pushed);
+        return;
+      }
+      discard(out);
+      if (stopped == Fit.FULL) {
+        // One assignment alone passes the limit: no part can carry it.
+        fail(GrpcStatus.RESOURCE_EXHAUSTED, responseTooLarge(subscription.type));
+      } else if (stopped == Fit.NO_ROOM) {
+        awaitRoom(lacking);
+      }
+    }
   }
 }

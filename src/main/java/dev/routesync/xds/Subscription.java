@@ -103,6 +103,11 @@ final class Subscription implements AdsSubscription {
     return pending;
   }
 
+  @Override
+  public int size() {
+    return names.size();
+  }
+
   boolean wildcard() {
     return wildcard;
   }

@@ -188,6 +188,14 @@ public final class XdsResources {
         .build();
   }
 
+  /**
+   * The bytes of an assignment that drops every call as {@code category}, without its cluster name:
+   * what follows the name's field in every such assignment.
+   */
+  static com.google.protobuf.ByteString dropsEverythingTail(String category) {
+    return dropsEverything(ClusterLoadAssignment.newBuilder(), category).toByteString();
+  }
+
   /** Whether {@code assignment} routes nothing (it drops every call). */
   public static boolean dropsEverything(ClusterLoadAssignment assignment) {
     return assignment.getPolicy().getDropOverloadsCount() > 0
@@ -219,28 +227,18 @@ public final class XdsResources {
 
   /**
    * The clusters a wildcard CDS subscriber (Envoy) gets for {@code service}: one per declared TCP
-   * port, by number; when the Service's ports are not known, one per endpoint port name.
+   * port, by number. None while the Service's declared ports are not known (its slices came before
+   * the Service itself): a name made from the endpoints' port names then would be replaced by the
+   * number's when the Service came, and a client would see one cluster removed and another added.
+   * Meanwhile the Service is simply not listed yet; a client that names it explicitly is served as
+   * ever ({@link PortSelection} reads the endpoints' ports).
    */
   public static List<String> clusterNames(ServiceEndpoints service) {
     List<String> names = new ArrayList<>();
-    if (!service.servicePorts().isEmpty()) {
-      for (Port declared : service.servicePorts()) {
-        if ("TCP".equals(declared.protocol())) {
-          names.add(new XdsTarget(service.key(), String.valueOf(declared.port())).clusterName());
-        }
+    for (Port declared : service.servicePorts()) {
+      if ("TCP".equals(declared.protocol())) {
+        names.add(new XdsTarget(service.key(), String.valueOf(declared.port())).clusterName());
       }
-      return names;
-    }
-    java.util.TreeSet<String> portNames = new java.util.TreeSet<>();
-    for (Endpoint endpoint : service.endpoints()) {
-      for (Port carried : endpoint.ports()) {
-        if ("TCP".equals(carried.protocol())) {
-          portNames.add(carried.name());
-        }
-      }
-    }
-    for (String portName : portNames) {
-      names.add(new XdsTarget(service.key(), portName).clusterName());
     }
     return names;
   }

@@ -1,13 +1,19 @@
 package dev.routesync.xds;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerOptions;
+import java.util.function.Function;
 
 /**
  * The ADS server: a gRPC server of its own, which the API server hands the requests for {@code
@@ -25,18 +31,62 @@ public final class XdsServer {
   private final XdsHub hub = new XdsHub();
   private final AssignmentCache assignments = new AssignmentCache();
   private final GrpcServer grpc;
+  private volatile Function<HttpConnection, Object> peerOf = connection -> connection;
 
+  /** With the limits of this JVM's heap ({@link XdsLimits#ofThisHeap}). */
   public XdsServer(Vertx vertx, TableView table, TableTrust trust, XdsObserver observer) {
-    XdsSources sources = new XdsSources(table, trust, assignments, new WildcardClusters());
+    this(vertx, table, trust, observer, XdsLimits.ofThisHeap());
+  }
+
+  public XdsServer(
+      Vertx vertx, TableView table, TableTrust trust, XdsObserver observer, XdsLimits limits) {
+    XdsSources sources =
+        new XdsSources(table, trust, assignments, new WildcardClusters(), new PeerBudgets(limits));
     this.grpc =
         GrpcServer.server(
             vertx,
             new GrpcServerOptions()
                 .setMaxMessageSize(MAX_REQUEST_BYTES)
                 .setScheduleDeadlineAutomatically(false));
-    grpc.addService(new AdsService(sources, hub, observer, new NackLog(System::nanoTime)));
+    grpc.addService(
+        new AdsService(
+            sources,
+            hub,
+            observer,
+            new NackLog(System::nanoTime),
+            connection -> peerOf.apply(connection)));
     // Streams opened before the first sync wait for this to send anything.
     trust.onRaise(hub::wakeAll);
+    warmUp();
+  }
+
+  // The Envoy API's descriptors and classes load on first use: most of a second of CPU on a busy
+  // node, which would otherwise hold the event loop of the first client's request (and whatever
+  // else that loop serves, /healthz included). Done once, at start.
+  private static void warmUp() {
+    String name = "warm.up:80";
+    XdsResources.listener(name).toByteString();
+    XdsResources.cluster(name).toByteString();
+    AssignmentCache.noSuchService(name).toByteString();
+    try {
+      DiscoveryRequest.parseFrom(
+          DiscoveryRequest.newBuilder().addResourceNames(name).build().toByteArray());
+      DeltaDiscoveryRequest.parseFrom(
+          DeltaDiscoveryRequest.newBuilder().addResourceNamesSubscribe(name).build().toByteArray());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException(e);
+    }
+    DiscoveryResponse.getDefaultInstance();
+    DeltaDiscoveryResponse.getDefaultInstance();
+  }
+
+  /**
+   * Says who is at the other end of a connection (its uid on the Unix socket), so the per-peer
+   * limits hold however many connections one peer opens. Two connections are one peer when their
+   * values are equal. Until this is called, each connection is a peer of its own.
+   */
+  public void identifyPeersBy(Function<HttpConnection, Object> peerOf) {
+    this.peerOf = peerOf;
   }
 
   /** Whether {@code request} is an ADS call (a gRPC request to its service's path). */

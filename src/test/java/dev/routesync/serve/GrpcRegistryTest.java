@@ -111,6 +111,20 @@ class GrpcRegistryTest {
   }
 
   @Test
+  void aWatchNamingMoreServicesThanTheLimitIsResourceExhausted() {
+    WatchRequest.Builder tooMany = WatchRequest.newBuilder();
+    for (int i = 0; i <= RegistryGrpc.MAX_WATCH_SERVICES; i++) {
+      tooMany.addServices(ServiceRef.newBuilder().setNamespace("shop").setName("s" + i));
+    }
+    WatchRecorder watcher = new WatchRecorder();
+    grpc.watch(tooMany.build(), watcher);
+    await().atMost(WAIT).until(() -> watcher.ended() != null);
+    assertThat(watcher.ended().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(watcher.ended().getDescription()).contains("limit of 1000");
+    assertThat(watcher.events()).isEmpty();
+  }
+
+  @Test
   void watchSendsASnapshotThenOneDeltaPerVersion() {
     WatchRecorder watcher = new WatchRecorder();
     grpc.watch(WatchRequest.getDefaultInstance(), watcher);

@@ -15,6 +15,7 @@ import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
+import dev.routesync.xds.XdsLimits;
 import dev.routesync.xds.XdsServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
@@ -70,6 +71,19 @@ public final class ServeHarness implements AutoCloseable {
     this(TableTrust.synced(), ConnectionLimits.DEFAULT, guards, Optional.of(tcp));
   }
 
+  /** With the xDS server's memory limits set to {@code xds}. */
+  public static ServeHarness withXdsLimits(XdsLimits xds) throws Exception {
+    ServeHarness harness =
+        new ServeHarness(
+            Freshness.unwatched(TableTrust.synced()),
+            ConnectionLimits.DEFAULT,
+            ConnectionGuards.create(),
+            Optional.empty(),
+            xds);
+    harness.listen().await(10, TimeUnit.SECONDS);
+    return harness;
+  }
+
   /** Serving nothing until {@link #markSynced}, as an agent before its first list. */
   public static ServeHarness unsynced() throws Exception {
     return new ServeHarness(TableTrust.untrusted(), ConnectionLimits.DEFAULT);
@@ -109,6 +123,16 @@ public final class ServeHarness implements AutoCloseable {
       ConnectionGuards guards,
       Optional<InetSocketAddress> tcp)
       throws Exception {
+    this(freshness, limits, guards, tcp, XdsLimits.ofThisHeap());
+  }
+
+  private ServeHarness(
+      Freshness freshness,
+      ConnectionLimits limits,
+      ConnectionGuards guards,
+      Optional<InetSocketAddress> tcp,
+      XdsLimits xds)
+      throws Exception {
     this.trust = freshness.trust();
     this.freshness = freshness;
     this.vertx = Vertx.builder().withTransport(guards.transport()).build();
@@ -126,7 +150,7 @@ public final class ServeHarness implements AutoCloseable {
             guards,
             limits);
     // As the agent does: xDS on the same listeners.
-    server.serveXds(new XdsServer(vertx, table, trust, metrics.xds()));
+    server.serveXds(new XdsServer(vertx, table, trust, metrics.xds(), xds));
     table.onPublish(server::published);
   }
 

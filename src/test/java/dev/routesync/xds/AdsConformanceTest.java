@@ -380,14 +380,57 @@ class AdsConformanceTest {
         .extracting(Cluster::getName)
         .containsExactlyInAnyOrder(CART_HTTP, CART_GRPC, PAY, SHIP);
 
+    // The Service, then its slice. The agent's two watches may still deliver them in either
+    // order; the CDS list waits for the Service's ports either way, so the one response that
+    // grows the list is taken once the table holds both.
     cluster.apply(XdsObjects.service("shop", "dock", XdsObjects.port("http", 80)));
     scale("dock", 1);
+    awaitPortsKnown("dock");
     DiscoveryResponse grown = ads.takeAndAck(CDS);
     assertThat(clusters(grown))
         .extracting(Cluster::getName)
         .as("every cluster, in every CDS response")
         .containsExactlyInAnyOrder(
             CART_HTTP, CART_GRPC, PAY, SHIP, "dock.shop.svc.cluster.local:80");
+  }
+
+  @Test
+  void aSliceBeforeItsServiceNeverNamesAClusterAfterThePortName() throws Exception {
+    startAgent();
+    AdsClient ads = open();
+    ads.subscribe(CDS, List.of());
+    ads.takeAndAck(CDS);
+    int received = ads.received();
+
+    // The slice alone: the table has the Service's endpoints, not its declared ports.
+    scale("dock", 1);
+    Awaitility.await("dock's endpoints in the table")
+        .atMost(CONVERGE)
+        .until(() -> agent.service("shop", "dock").isPresent());
+    assertThat(agent.service("shop", "dock").get().servicePorts()).isEmpty();
+    ads.expectQuiet(QUIET);
+    assertThat(ads.received())
+        .as("no CDS response for a Service whose ports are unknown")
+        .isEqualTo(received);
+
+    cluster.apply(XdsObjects.service("shop", "dock", XdsObjects.port("http", 80)));
+    awaitPortsKnown("dock");
+    assertThat(clusters(ads.takeAndAck(CDS)))
+        .extracting(Cluster::getName)
+        .containsExactlyInAnyOrder(
+            CART_HTTP, CART_GRPC, PAY, SHIP, "dock.shop.svc.cluster.local:80");
+    ads.expectQuiet(QUIET); // and no rename after
+  }
+
+  private void awaitPortsKnown(String name) {
+    Awaitility.await(name + "'s ports in the table")
+        .atMost(CONVERGE)
+        .until(
+            () ->
+                agent
+                    .service("shop", name)
+                    .map(service -> !service.servicePorts().isEmpty())
+                    .orElse(false));
   }
 
   @Test

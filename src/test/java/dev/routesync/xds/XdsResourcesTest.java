@@ -183,4 +183,18 @@ class XdsResourcesTest {
     assertThat(XdsResources.clusterNames(service))
         .containsExactly("cart.shop.svc.cluster.local:8080", "cart.shop.svc.cluster.local:9100");
   }
+
+  @Test
+  void aServiceWhosePortsAreNotKnownYetListsNoClusterUntilTheyAre() {
+    // Its slice came first: the endpoints carry the port by name, the Service's number is unknown.
+    ServiceEndpoints sliceFirst =
+        service(
+            List.of(endpoint("10.0.0.1", "a", List.of(new Port("http", 8080, "TCP")), true)),
+            List.of());
+    ServiceEndpoints serviceCame =
+        service(sliceFirst.endpoints(), List.of(new Port("http", 80, "TCP")));
+    assertThat(XdsResources.clusterNames(sliceFirst)).as("before the Service").isEmpty();
+    assertThat(XdsResources.clusterNames(serviceCame))
+        .containsExactly("cart.shop.svc.cluster.local:80");
+  }
 }
