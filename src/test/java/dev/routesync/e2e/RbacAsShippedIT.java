@@ -50,8 +50,8 @@ class RbacAsShippedIT {
 
   /**
    * The ClusterRole's grants, as the API server reports them for the token: what the agent needs
-   * (docs/security.md, "Who may reach what") and no more. A grant added to rbac.yaml fails this until it is added
-   * here, on purpose: widening the agent's identity is a reviewed decision.
+   * (docs/security.md, "Who may reach what") and no more. A grant added to rbac.yaml fails this
+   * until it is added here, on purpose: widening the agent's identity is a reviewed decision.
    */
   private static final Set<String> GRANTED =
       Set.of(
