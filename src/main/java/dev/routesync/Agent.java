@@ -2,6 +2,7 @@ package dev.routesync;
 
 import dev.routesync.config.AgentConfig;
 import dev.routesync.config.Source;
+import dev.routesync.config.StateFileCheck;
 import dev.routesync.drift.DriftDetector;
 import dev.routesync.drift.DriftView;
 import dev.routesync.drift.NodeSlice;
@@ -63,7 +64,9 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
+import java.io.IOException;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -385,18 +388,44 @@ public final class Agent {
   /** Starts an agent with credentials from the configuration. */
   public static Future<Agent> start(AgentConfig config) {
     Config kubeConfig;
+    // KUBECONFIG is checked as --kubeconfig is: fabric8 would skip a missing file silently.
+    List<Path> kubeconfigs =
+        config.kubeconfig().map(List::of).orElseGet(KubeClients::environmentKubeconfigs);
     try {
+      if (config.kubeconfig().isEmpty()) {
+        KubeClients.requireOneReadable(kubeconfigs);
+      }
       kubeConfig = KubeClients.load(config.kubeconfig());
-    } catch (RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       // Missing, unreadable or malformed: the operator's to fix, not a restart's (exit code 2).
-      String source = config.kubeconfig().map(path -> "--kubeconfig " + path).orElse("kubeconfig");
+      String source =
+          config
+              .kubeconfig()
+              .map(path -> "--kubeconfig " + path)
+              .orElse(
+                  kubeconfigs.isEmpty()
+                      ? "kubeconfig"
+                      : "KUBECONFIG "
+                          + String.join(
+                              java.io.File.pathSeparator,
+                              kubeconfigs.stream().map(Path::toString).toList()));
       return Future.failedFuture(new BadConfigurationException(source + ": " + Reasons.of(e), e));
     }
-    return start(config, kubeConfig);
+    return start(config, kubeConfig, kubeconfigs);
   }
 
   /** Starts an agent with explicit fabric8 credentials (tests, the demo). */
   public static Future<Agent> start(AgentConfig config, Config kubeConfig) {
+    return start(config, kubeConfig, config.kubeconfig().stream().toList());
+  }
+
+  private static Future<Agent> start(
+      AgentConfig config, Config kubeConfig, List<Path> kubeconfigs) {
+    try {
+      StateFileCheck.check(config, kubeconfigs); // before anything reads or writes the state file
+    } catch (BadConfigurationException e) {
+      return Future.failedFuture(e);
+    }
     Agent agent = new Agent(config, kubeConfig);
     return agent
         .startAll()

@@ -242,6 +242,7 @@ class ArchitectureTest {
             "dev.routesync.state..",
             "dev.routesync.table..",
             "dev.routesync.units..",
+            "dev.routesync.files..",
             "org.slf4j..",
             "java..")
         .check(classes);

@@ -4,6 +4,7 @@ import static dev.routesync.testing.Slices.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Level;
 import dev.routesync.config.AgentConfig;
@@ -28,6 +29,7 @@ import io.grpc.StatusRuntimeException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,7 +59,9 @@ class CorruptStateTest {
     BIT_FLIPPED("checksum"),
     WRONG_VERSION("version"),
     ZERO_BYTES("empty"),
-    DIRECTORY("not_a_file");
+    // (Something other than a file at the path is refused at start: see StartFailuresTest.)
+    /** Undamaged: a good file (for the trust test below). */
+    NONE("");
 
     final String reason;
 
@@ -67,7 +71,7 @@ class CorruptStateTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Damage.class)
+  @EnumSource(value = Damage.class, mode = EnumSource.Mode.EXCLUDE, names = "NONE")
   void aDamagedStateFileIsIgnoredCountedAndTheAgentServesAfterItsFirstList(Damage damage)
       throws Exception {
     Path stateFile = dir.resolve("table.bin");
@@ -102,16 +106,64 @@ class CorruptStateTest {
         assertThat(agent.ips("shop", "web")).containsExactly("10.0.0.1");
         await().atMost(CONVERGE).until(() -> agent.agent().readiness().isReady());
         // And the damaged file is replaced by a good one.
-        if (damage != Damage.DIRECTORY) {
-          await()
-              .atMost(CONVERGE)
-              .until(() -> agent.counter("routesync.state.writes", "result", "ok") >= 1);
-          assertThat(
-                  TableCodec.decode(Files.readAllBytes(stateFile), Instant.now(), 8)
-                      .table()
-                      .serviceCount())
-              .isEqualTo(1);
-        }
+        await()
+            .atMost(CONVERGE)
+            .until(() -> agent.counter("routesync.state.writes", "result", "ok") >= 1);
+        assertThat(
+                TableCodec.decode(Files.readAllBytes(stateFile), Instant.now(), 8)
+                    .table()
+                    .serviceCount())
+            .isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
+  void aStateFileAnotherUserPlantedIsNotServedDuringAnOutage() throws Exception {
+    // As reported: a valid table owned by another uid, mode 0666, in a world-writable sticky
+    // directory, while the API server is away. It was served; any local user could plant routes.
+    assumeTrue(
+        (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0,
+        "needs root to chown the planted file to another uid");
+    Path shared = Files.createDirectory(dir.resolve("shared"));
+    Files.setAttribute(shared, "unix:mode", 01777);
+    Path stateFile = shared.resolve("table.bin");
+    damage(stateFile, Damage.NONE);
+    Files.setAttribute(stateFile, "unix:uid", 65534);
+    Files.setPosixFilePermissions(stateFile, PosixFilePermissions.fromString("rw-rw-rw-"));
+    try (MockCluster cluster = new MockCluster();
+        TcpProxy proxy = new TcpProxy(cluster.port());
+        LogCapture log = new LogCapture(WarmStart.class.getName(), Level.WARN)) {
+      cluster.apply(slice("shop", "web-a", "web", true, 8080, List.of(pod(1))));
+      proxy.cut();
+
+      try (AgentHarness agent =
+              AgentHarness.launchWith(proxy.url(), persistTo(stateFile)).cutOnClose(proxy);
+          GrpcJavaClient grpc = new GrpcJavaClient(agent.socket())) {
+        assertThat(agent.counter("routesync.state.load.failures", "reason", "untrusted"))
+            .isEqualTo(1);
+        assertThat(log.lines())
+            .singleElement()
+            .satisfies(
+                line ->
+                    assertThat(line).contains("not loaded", "untrusted", "belongs to uid 65534"));
+        assertThat(agent.agent().freshness().level()).isEqualTo(TableTrust.Level.NONE);
+        assertThat(agent.table().serviceCount()).isZero();
+        assertThatThrownBy(() -> grpc.list(""))
+            .isInstanceOfSatisfying(
+                StatusRuntimeException.class,
+                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+
+        proxy.restore(cluster.port());
+        agent.awaitInitialSync();
+        // The planted file is of the agent's format, so the agent replaces it with its own.
+        await()
+            .atMost(CONVERGE)
+            .until(() -> agent.counter("routesync.state.writes", "result", "ok") >= 1);
+        assertThat(Files.getAttribute(stateFile, "unix:uid")).isEqualTo(0);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(stateFile)))
+            .isEqualTo("rw-------");
+        assertThat(agent.ips("shop", "web")).containsExactly("10.0.0.1");
       }
     }
   }
@@ -157,12 +209,8 @@ class CorruptStateTest {
         config.withState(new StateSettings(Optional.of(stateFile), Duration.ofMillis(100)));
   }
 
-  /** A good state file of two Services, then damaged. */
+  /** A good state file of two Services, then damaged (unless {@code NONE}). */
   private static void damage(Path path, Damage damage) throws Exception {
-    if (damage == Damage.DIRECTORY) {
-      Files.createDirectory(path);
-      return;
-    }
     TableWriter writer = new TableWriter(Clock.systemUTC(), 8, 1);
     writer.publish(
         Map.of(
@@ -177,6 +225,9 @@ class CorruptStateTest {
       case BIT_FLIPPED -> bytes[TableCodec.HEADER_BYTES + 5] ^= 0x04;
       case WRONG_VERSION -> ByteBuffer.wrap(bytes).putShort(4, (short) 7);
       case ZERO_BYTES -> bytes = new byte[0];
+      case NONE -> {
+        return;
+      }
       default -> throw new IllegalArgumentException(damage.name());
     }
     Files.write(path, bytes);

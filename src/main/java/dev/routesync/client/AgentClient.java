@@ -10,13 +10,17 @@ import dev.routesync.api.v1.StatusResponse;
 import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.api.v1.WatchRequest;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
+import io.vertx.grpc.client.GrpcClientOptions;
 import io.vertx.grpc.client.GrpcClientRequest;
 import io.vertx.grpc.client.GrpcClientResponse;
 import io.vertx.grpc.client.InvalidStatusException;
@@ -45,6 +49,19 @@ public final class AgentClient implements AutoCloseable {
   static final String CALL_TIMEOUT_TEXT = CALL_TIMEOUT_SECONDS + "s";
 
   /**
+   * The most the client reads of one answer: one gRPC message (a List, a Resolve, each Watch event)
+   * or one HTTP body ({@code get drift}). A socket that sends more is cut off with a one-line error
+   * instead of filling the heap. A List of 16 MiB holds on the order of 100,000 endpoints; larger
+   * tables are read a namespace at a time.
+   */
+  static final int MAX_ANSWER_BYTES = 16 << 20;
+
+  static final String MAX_ANSWER_TEXT = (MAX_ANSWER_BYTES >> 20) + " MiB";
+
+  /** The most of an error answer's body that is read, of which one line is shown. */
+  private static final int MAX_ERROR_BODY_BYTES = 4096;
+
+  /**
    * How the agent's UNAVAILABLE message begins while it has no table to serve (the agent's {@code
    * TableTrust.NOT_SYNCED}; part of the API, see README).
    */
@@ -58,7 +75,8 @@ public final class AgentClient implements AutoCloseable {
   private AgentClient(Path socket) {
     this.socket = socket;
     this.vertx = Vertx.builder().with(new VertxOptions().setPreferNativeTransport(true)).build();
-    this.grpc = GrpcClient.client(vertx);
+    this.grpc =
+        GrpcClient.client(vertx, new GrpcClientOptions().setMaxMessageSize(MAX_ANSWER_BYTES));
     this.address = SocketAddress.domainSocketAddress(socket.toString());
   }
 
@@ -96,22 +114,56 @@ public final class AgentClient implements AutoCloseable {
                             .setURI("/v1/drift")
                             .setConnectTimeout(TimeUnit.SECONDS.toMillis(CALL_TIMEOUT_SECONDS)))
                     .compose(request -> request.send())
-                    .compose(
-                        response ->
-                            response
-                                .body()
-                                .compose(
-                                    body ->
-                                        response.statusCode() == 200
-                                            ? Future.succeededFuture(new JsonObject(body))
-                                            : Future.failedFuture(
-                                                new AgentCallException(
-                                                    "GET /v1/drift on "
-                                                        + socket
-                                                        + " answered "
-                                                        + response.statusCode()
-                                                        + ": "
-                                                        + body))))));
+                    .compose(this::driftBody)));
+  }
+
+  /**
+   * The drift report's body, read as it arrives up to {@link #MAX_ANSWER_BYTES} (an error answer's
+   * up to {@link #MAX_ERROR_BODY_BYTES}); past that the request is reset and the call fails.
+   * Attached on the event loop, in the turn the response arrived, so no chunk is missed.
+   */
+  private Future<JsonObject> driftBody(HttpClientResponse response) {
+    boolean ok = response.statusCode() == 200;
+    long cap = ok ? MAX_ANSWER_BYTES : MAX_ERROR_BODY_BYTES;
+    Promise<Buffer> read = Promise.promise();
+    Buffer body = Buffer.buffer();
+    response.exceptionHandler(read::tryFail);
+    response.handler(
+        chunk -> {
+          if (read.future().isComplete()) {
+            return;
+          }
+          if (body.length() + (long) chunk.length() > cap && ok) {
+            read.tryFail(
+                new AgentCallException(
+                    "the answer to GET /v1/drift on "
+                        + socket
+                        + " is larger than "
+                        + MAX_ANSWER_TEXT
+                        + ", the most this client reads; stopped reading it"));
+            response.request().reset();
+            return;
+          }
+          body.appendBuffer(chunk, 0, (int) Math.min(chunk.length(), cap - body.length()));
+          if (!ok && body.length() >= cap) {
+            read.tryComplete(body); // enough for one line of error
+            response.request().reset();
+          }
+        });
+    response.endHandler(end -> read.tryComplete(body));
+    return read.future()
+        .compose(
+            bytes ->
+                ok
+                    ? Future.succeededFuture(new JsonObject(bytes))
+                    : Future.failedFuture(
+                        new AgentCallException(
+                            "GET /v1/drift on "
+                                + socket
+                                + " answered "
+                                + response.statusCode()
+                                + ": "
+                                + AgentFailures.oneLine(bytes.toString()))));
   }
 
   /** One Service, or empty when the agent's table does not hold it (NOT_FOUND). */

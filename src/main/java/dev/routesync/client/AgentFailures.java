@@ -1,8 +1,12 @@
 package dev.routesync.client;
 
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.grpc.client.InvalidStatusException;
 import io.vertx.grpc.common.GrpcErrorException;
+import io.vertx.grpc.common.MessageSizeOverflowException;
 import java.net.ConnectException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -47,6 +51,28 @@ final class AgentFailures {
             "the agent on " + socket + " did not answer within " + AgentClient.CALL_TIMEOUT_TEXT,
             error);
       }
+      if (cause instanceof MessageSizeOverflowException overflow) {
+        return new AgentCallException(
+            "the agent on "
+                + socket
+                + " sent a message of "
+                + overflow.messageSize()
+                + " bytes, more than the "
+                + AgentClient.MAX_ANSWER_TEXT
+                + " this client reads (ask for less: one --namespace at a time)",
+            error);
+      }
+      if (cause instanceof Http2Exception
+          || cause instanceof DecoderException
+          || cause instanceof TooLongFrameException
+          || String.valueOf(cause.getMessage()).startsWith("invalid version format")) {
+        // Bytes that are not HTTP/2 (gRPC) or HTTP/1.1 (get drift): not the agent's socket.
+        return new AgentCallException(
+            "the server on "
+                + socket
+                + " does not speak the agent's protocol (is --socket the agent's socket?)",
+            error);
+      }
       if (cause instanceof HttpClosedException) {
         return new AgentCallException("the agent on " + socket + " closed the connection", error);
       }
@@ -71,6 +97,13 @@ final class AgentFailures {
             error);
       }
     }
-    return new AgentCallException("cannot talk to the agent on " + socket + ": " + error, error);
+    return new AgentCallException(
+        "cannot talk to the agent on " + socket + ": " + oneLine(String.valueOf(error)), error);
+  }
+
+  /** The first line of {@code text}, at most 200 characters: an answer or error shown in a line. */
+  static String oneLine(String text) {
+    String first = text.strip().lines().findFirst().orElse("");
+    return first.length() <= 200 ? first : first.substring(0, 200) + "...";
   }
 }

@@ -22,7 +22,7 @@ final class ClientRun {
   static int run(CommandSpec spec, Path socket, Action action) {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    ClientLogging.muteStreamResets();
+    ClientLogging.muteLibraries();
     try (AgentClient agent = AgentClient.open(socket)) {
       return action.run(agent, out, err);
     } catch (AgentCallException e) {

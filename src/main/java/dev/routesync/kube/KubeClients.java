@@ -4,15 +4,19 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Utils;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.ext.web.client.WebClientOptions;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -36,6 +40,42 @@ public final class KubeClients {
       return Config.fromKubeconfig(null, Files.readString(path), path.toString());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read kubeconfig " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The files {@code KUBECONFIG} names (fabric8 reads the system property {@code kubeconfig} first,
+   * as its discovery does), in order; empty when it is not set. fabric8 skips the ones that do not
+   * exist, and falls back to defaults (in-cluster, then {@code https://kubernetes.default.svc})
+   * when none does.
+   */
+  public static List<Path> environmentKubeconfigs() {
+    String value = Utils.getSystemPropertyOrEnvVar(Config.KUBERNETES_KUBECONFIG_FILE);
+    if (value == null || value.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(value.split(File.pathSeparator))
+        .filter(name -> !name.isBlank())
+        .map(Path::of)
+        .toList();
+  }
+
+  /**
+   * Fails as reading an explicit kubeconfig would when none of {@code files} (from {@code
+   * KUBECONFIG}) can be read: fabric8 would otherwise fall back to its defaults and the agent would
+   * retry an API server that is not there, forever, for a typo.
+   */
+  public static void requireOneReadable(List<Path> files) throws IOException {
+    IOException first = null;
+    for (Path file : files) {
+      try (var channel = Files.newByteChannel(file)) {
+        return;
+      } catch (IOException e) {
+        first = first == null ? e : first;
+      }
+    }
+    if (first != null) {
+      throw first;
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import dev.routesync.files.FileTrust;
 import dev.routesync.startup.BadConfigurationException;
 import dev.routesync.startup.Reasons;
 import java.io.IOException;
@@ -19,6 +20,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Claims a socket path for one agent. The epoll bind silently replaces whatever file is at the
@@ -38,11 +41,17 @@ import java.util.Map;
  *       /tmp}): they could otherwise replace the lock file, or the socket, with one of their own.
  *       The DaemonSet makes it {@code 2750}; directories the agent creates are {@code 0750}.
  *   <li>An existing lock file must be a regular file (never followed as a link) owned by the
- *       agent's uid. One with another mode, left by an older version that created it {@code 0644},
- *       is replaced by a new {@code 0600} file, not just chmod-ed: a descriptor opened while it was
- *       world-readable keeps working whatever the mode becomes, but it then points at an unlinked
- *       file nobody else locks. The old file stays locked too while this agent runs, so an agent
- *       that opened it just before the replacement cannot think it owns the socket as well.
+ *       agent's uid, and must be a lock file: empty, or one process id and a newline, as the agent
+ *       writes it. Anything else is refused and left untouched: {@code --socket} then names a path
+ *       whose {@code .lock} neighbour is somebody's file. One with another mode, left by an older
+ *       version that created it {@code 0644}, is replaced by a new {@code 0600} file, not just
+ *       chmod-ed: a descriptor opened while it was world-readable keeps working whatever the mode
+ *       becomes, but it then points at an unlinked file nobody else locks. The old file stays
+ *       locked too while this agent runs, so an agent that opened it just before the replacement
+ *       cannot think it owns the socket as well.
+ *   <li>A start that is refused after the claim (something else at the socket path, a failed bind)
+ *       removes the lock file if the claim created it, before releasing it, so a refused start
+ *       leaves nothing behind.
  * </ul>
  */
 public final class SocketLock implements AutoCloseable {
@@ -52,17 +61,33 @@ public final class SocketLock implements AutoCloseable {
 
   private static final int S_IFMT = 0170000;
   private static final int S_IFREG = 0100000;
-  private static final int S_ISVTX = 01000;
   private static final int PERMISSION_BITS = 0777;
   private static final int OWNER_READ_WRITE = 0600;
-  private static final int GROUP_OR_OTHERS_WRITE = 0022;
+
+  /**
+   * The largest lock file: a process id (at most 19 digits, a long) and a newline. A larger file is
+   * not a lock file and is never read further.
+   */
+  static final int MAX_LOCK_FILE_BYTES = 20;
+
+  private static final Pattern LOCK_CONTENT = Pattern.compile("[0-9]{0,19}\n?");
 
   private final Path socket;
+  private final Path lockFile;
   private final List<FileChannel> held;
+  private final boolean created;
 
-  private SocketLock(Path socket, List<FileChannel> held) {
+  private SocketLock(Path socket, Path lockFile, List<FileChannel> held, boolean created) {
     this.socket = socket;
+    this.lockFile = lockFile;
     this.held = held;
+    this.created = created;
+  }
+
+  /** Where the lock of {@code socket} lives: {@code <socket>.lock} beside it. */
+  public static Path lockFileOf(Path socket) {
+    Path absolute = socket.toAbsolutePath();
+    return absolute.resolveSibling(absolute.getFileName() + ".lock");
   }
 
   /**
@@ -81,10 +106,11 @@ public final class SocketLock implements AutoCloseable {
     }
     Path dir = absolute.getParent();
     prepareDirectory(dir);
-    Path lockFile = absolute.resolveSibling(absolute.getFileName() + ".lock");
+    Path lockFile = lockFileOf(absolute);
     List<FileChannel> held = new ArrayList<>();
+    boolean created;
     try {
-      lockOrReplace(absolute, lockFile, held);
+      created = lockOrReplace(absolute, lockFile, held);
       FileChannel current = held.get(0);
       current.truncate(0);
       current.write(
@@ -97,7 +123,7 @@ public final class SocketLock implements AutoCloseable {
       held.forEach(SocketLock::closeQuietly);
       throw e;
     }
-    return new SocketLock(absolute, List.copyOf(held));
+    return new SocketLock(absolute, lockFile, List.copyOf(held), created);
   }
 
   private static void prepareDirectory(Path dir) {
@@ -107,14 +133,14 @@ public final class SocketLock implements AutoCloseable {
         // Set explicitly: createDirectories' attribute is filtered by the umask.
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-x---"));
       }
-      int mode = (Integer) Files.getAttribute(dir, "unix:mode");
-      if ((mode & GROUP_OR_OTHERS_WRITE) != 0 && (mode & S_ISVTX) == 0) {
+      Optional<String> problem = FileTrust.ofThisProcess().directoryProblem(dir);
+      if (problem.isPresent()) {
         throw new BadConfigurationException(
             "socket directory "
                 + dir
-                + " is writable by its group or others (mode "
-                + String.format("%04o", mode & 07777)
-                + "): they could replace the socket or its lock file; make it 0750, or 2750"
+                + " "
+                + problem.get()
+                + ": they could replace the socket or its lock file; make it 0750, or 2750"
                 + " with the socket group");
       }
     } catch (IOException e) {
@@ -123,8 +149,12 @@ public final class SocketLock implements AutoCloseable {
     }
   }
 
-  /** Locks the lock file into {@code held} (first: the one at the path), or throws. */
-  private static void lockOrReplace(Path socket, Path lockFile, List<FileChannel> held)
+  /**
+   * Locks the lock file into {@code held} (first: the one at the path), or throws.
+   *
+   * @return whether this call created the file at the path
+   */
+  private static boolean lockOrReplace(Path socket, Path lockFile, List<FileChannel> held)
       throws IOException {
     Map<String, Object> existing;
     try {
@@ -133,35 +163,36 @@ public final class SocketLock implements AutoCloseable {
       try {
         held.add(createOwnerOnly(lockFile));
       } catch (FileAlreadyExistsException raced) {
-        lockOrReplace(socket, lockFile, held); // another agent created it first: check it
-        return;
+        return lockOrReplace(socket, lockFile, held); // another agent created it first: check it
       }
       lockOrRefuse(socket, lockFile, held.get(0));
-      return;
+      return true;
     }
     int mode = (Integer) existing.get("mode");
-    int owner = (Integer) existing.get("uid");
     if ((mode & S_IFMT) != S_IFREG) {
       throw new BadConfigurationException(
           "lock file " + lockFile + " is not a regular file (a link or a directory?); remove it");
     }
-    int self = currentUid();
-    if (owner != self) {
+    FileTrust trust = FileTrust.ofThisProcess();
+    if (!trust.owns(lockFile)) {
       throw new BadConfigurationException(
           "lock file "
               + lockFile
               + " belongs to uid "
-              + owner
+              + existing.get("uid")
               + ", not to this agent's uid "
-              + self
+              + trust.uid()
               + "; remove it if no agent runs");
     }
+    // Read only now: the directory is the agent's (or sticky) and the file is the agent's uid's, so
+    // nobody else can have put a FIFO or a link at the path since the check above.
+    refuseIfNotALockFile(lockFile);
     FileChannel old =
         FileChannel.open(lockFile, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
     held.add(old);
     lockOrRefuse(socket, lockFile, old);
     if ((mode & PERMISSION_BITS) == OWNER_READ_WRITE) {
-      return;
+      return false;
     }
     Path next = lockFile.resolveSibling(lockFile.getFileName() + ".new");
     Files.deleteIfExists(next); // a leftover of a replacement cut short; only we may write here
@@ -169,6 +200,31 @@ public final class SocketLock implements AutoCloseable {
     held.add(0, fresh);
     lockOrRefuse(socket, lockFile, fresh);
     Files.move(next, lockFile, StandardCopyOption.ATOMIC_MOVE);
+    return false;
+  }
+
+  /**
+   * Refuses a file that is not a lock file: the agent writes its process id and a newline, and an
+   * agent that died before writing leaves it empty. Anything else is somebody's file: --socket is
+   * then pointing beside something that is not the agent's, and truncating it would lose it.
+   */
+  private static void refuseIfNotALockFile(Path lockFile) throws IOException {
+    String content;
+    try (FileChannel channel =
+        FileChannel.open(lockFile, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      ByteBuffer bytes = ByteBuffer.allocate(MAX_LOCK_FILE_BYTES + 1);
+      while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
+        // read up to one byte past the largest lock file
+      }
+      content = new String(bytes.array(), 0, bytes.position(), StandardCharsets.ISO_8859_1);
+    }
+    if (content.length() > MAX_LOCK_FILE_BYTES || !LOCK_CONTENT.matcher(content).matches()) {
+      throw new BadConfigurationException(
+          "lock file "
+              + lockFile
+              + " is not a routesync lock file (those are empty or hold one process id);"
+              + " refusing to replace it: remove it, or choose another --socket");
+    }
   }
 
   private static FileChannel createOwnerOnly(Path file) throws IOException {
@@ -201,13 +257,25 @@ public final class SocketLock implements AutoCloseable {
     }
   }
 
-  // The owner of /proc/self is this process's effective uid: no native call, no extra module.
-  private static int currentUid() throws IOException {
-    return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-  }
-
   public Path socket() {
     return socket;
+  }
+
+  /**
+   * For a start refused after the claim: removes the lock file if this claim created it, then
+   * releases the lock. Removed while still locked, so no agent can lock the file and then lose it
+   * to the removal; an agent that opened it in that instant finds it locked and refuses, as it
+   * would have a moment earlier.
+   */
+  public void abandon() {
+    if (created) {
+      try {
+        Files.deleteIfExists(lockFile);
+      } catch (IOException e) {
+        // Left behind: an empty or pid-only file the next start accepts.
+      }
+    }
+    close();
   }
 
   /** Releases the lock (and closes the files; the lock file stays, for the next agent). */

@@ -54,7 +54,7 @@ public final class SocketServer {
       file = SocketFile.reserve(lock.socket());
     } catch (RuntimeException e) {
       if (lock != null) {
-        lock.close();
+        lock.abandon(); // a refused start leaves no lock file it created
         lock = null;
       }
       return Future.failedFuture(e);
@@ -83,7 +83,7 @@ public final class SocketServer {
             error -> {
               server.close(); // bound, perhaps, but never published
               file.removeIfOurs();
-              lock.close();
+              lock.abandon();
             });
   }
 

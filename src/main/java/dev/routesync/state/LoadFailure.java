@@ -7,6 +7,11 @@ package dev.routesync.state;
 public enum LoadFailure {
   /** Reading failed (permissions, an I/O error). */
   IO("io"),
+  /**
+   * Not the agent's own file: owned by another uid, writable by its group or others, or in a
+   * directory its group or others can write to (and not sticky). Anybody could have written it.
+   */
+  UNTRUSTED("untrusted"),
   /** Something other than a regular file is at the path (a directory, a socket, a device). */
   NOT_A_FILE("not_a_file"),
   /** Zero bytes: a write that never reached the disk, or a file created by hand. */

@@ -1,8 +1,10 @@
 package dev.routesync.state;
 
+import dev.routesync.files.FileTrust;
 import dev.routesync.table.RoutingTable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
@@ -31,6 +33,16 @@ import java.util.Optional;
  * the agent stopped serving, so nothing newer than its version was ever served; a load consumes it
  * (see {@link WarmStart}).
  *
+ * <p>Trust: the file is loaded only when it is the agent's own, by the rules of the socket's lock
+ * file ({@link FileTrust}): owned by the agent's uid, not writable by its group or others, in a
+ * directory that is not writable by its group or others unless it is sticky. Anything else is not
+ * loaded ({@link LoadFailure#UNTRUSTED}), whatever it holds: anybody could have planted it.
+ *
+ * <p>Ownership of the path: the agent replaces only a state file (one that starts with the format's
+ * magic, whatever its version or damage), an empty file, or nothing. Anything else found there at
+ * start is {@linkplain #refusal refused} (the operator pointed {@code --state-file} at the wrong
+ * file), and each write checks the path again before it renames over it.
+ *
  * <p>Threading: the caller's. Writes run on the state writer's worker; the load at start.
  */
 public final class StateFile {
@@ -38,8 +50,18 @@ public final class StateFile {
   private final Path path;
   private final Path temporary;
   private final Path completeMarker;
+  private final FileTrust trust;
 
+  /** The state file at {@code path}, trusted when it is this process's uid's. */
   public StateFile(Path path) {
+    this(path, FileTrust.ofThisProcess());
+  }
+
+  /**
+   * @param trust whose files are trusted (tests judge real files as another uid would)
+   */
+  public StateFile(Path path, FileTrust trust) {
+    this.trust = Objects.requireNonNull(trust);
     this.path = Objects.requireNonNull(path).toAbsolutePath();
     String name = this.path.getFileName().toString();
     this.temporary = this.path.resolveSibling("." + name + ".tmp");
@@ -87,6 +109,16 @@ public final class StateFile {
           LoadFailure.NOT_A_FILE,
           attributes.isDirectory() ? "a directory is in its place" : "not a regular file");
     }
+    // Before any byte is read: a file that anybody could have written is not opened at all.
+    Optional<String> untrusted;
+    try {
+      untrusted = untrusted();
+    } catch (IOException e) {
+      return new Failed(LoadFailure.IO, "cannot check who owns it: " + e);
+    }
+    if (untrusted.isPresent()) {
+      return new Failed(LoadFailure.UNTRUSTED, untrusted.get());
+    }
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
       PersistedTable persisted =
           TableCodec.decode(
@@ -118,13 +150,75 @@ public final class StateFile {
     }
   }
 
+  /** Why the file is not the agent's own, or empty; the directory first. */
+  private Optional<String> untrusted() throws IOException {
+    Optional<String> directory = trust.directoryProblem(path.getParent());
+    if (directory.isPresent()) {
+      return Optional.of("its directory " + path.getParent() + " " + directory.get());
+    }
+    return trust.fileProblem(path).map(problem -> "it " + problem);
+  }
+
+  /**
+   * Empty when the agent may write at the path: nothing is there (or it cannot be inspected, and
+   * then no write can succeed either), a state file of any format version, damaged or not, or an
+   * empty file. Otherwise what is there, for a one-line refusal at start: the agent never replaces
+   * a file that is not its own kind.
+   */
+  public Optional<String> refusal() {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+    if (attributes.isDirectory()) {
+      return Optional.of("a directory is there, not a state file");
+    }
+    if (attributes.isSymbolicLink()) {
+      return Optional.of("a symbolic link is there, not a state file (links are not followed)");
+    }
+    if (!attributes.isRegularFile()) {
+      return Optional.of("a socket or a special file is there, not a state file");
+    }
+    byte[] head = new byte[Integer.BYTES];
+    int read;
+    try (FileChannel channel =
+        FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      ByteBuffer buffer = ByteBuffer.wrap(head);
+      while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
+        // the first four bytes, or fewer in a shorter file
+      }
+      read = buffer.position();
+    } catch (IOException e) {
+      return Optional.of(
+          "a file is there that the agent cannot read to tell whether it is a state file ("
+              + (e instanceof AccessDeniedException ? "permission denied" : e.toString())
+              + ")");
+    }
+    byte[] magic = ByteBuffer.allocate(Integer.BYTES).putInt(TableCodec.MAGIC).array();
+    for (int i = 0; i < read; i++) {
+      if (head[i] != magic[i]) {
+        return Optional.of(
+            "a file is there that is not a routesync state file (it does not start with the"
+                + " format's magic \"RSTB\")");
+      }
+    }
+    return Optional.empty(); // empty, a torn header, or a state file
+  }
+
   private boolean consumeCompleteMarker() {
     try {
+      // A marker counts only if the agent's uid made it: in a sticky directory anybody could
+      // create one, and a false "graceful stop" would make sidecars resume into wrong deltas.
+      boolean ours =
+          Files.isRegularFile(completeMarker, LinkOption.NOFOLLOW_LINKS)
+              && trust.owns(completeMarker);
       boolean was = Files.deleteIfExists(completeMarker);
       if (was) {
         forceDirectory();
       }
-      return was;
+      return was && ours;
     } catch (IOException e) {
       // Not known to be gone: take the file as an interrupted run's (the safe reading).
       return false;
@@ -154,6 +248,11 @@ public final class StateFile {
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
         TableCodec.write(table, writtenAt, syncedAt, channel);
         channel.force(true);
+      }
+      // Checked at start, and again at each write: something else may have taken the path since.
+      Optional<String> refused = refusal();
+      if (refused.isPresent()) {
+        throw new IOException(path + ": " + refused.get() + "; not replacing it");
       }
       Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException | RuntimeException e) {

@@ -180,6 +180,8 @@ class StartFailuresTest {
       if (what == AtTheSocketPath.REGULAR_FILE) {
         assertThat(Files.readString(socket)).isEqualTo("precious");
       }
+      // The refused start created the lock file, and takes it away again.
+      assertThat(dir.resolve("rs.sock.lock")).doesNotExist();
     } finally {
       if (listener != null) {
         listener.close();
@@ -230,5 +232,153 @@ class StartFailuresTest {
           .startsWith("routesync: cannot start: tcp listener 127.0.0.1:" + port + ": ")
           .containsIgnoringCase("address already in use");
     }
+  }
+
+  // ---- the state file: the agent replaces it at each flush, so it must be nothing else ----
+
+  private Result agentWithStateFile(Path stateFile, String... more) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--state-file", stateFile.toString()));
+    args.addAll(List.of(more));
+    if (!args.contains("--kubeconfig") && System.getProperty("kubeconfig") == null) {
+      args.addAll(List.of("--kubeconfig", unreachableClusterKubeconfig().toString()));
+    }
+    return agent(args.toArray(String[]::new));
+  }
+
+  private static void assertRefused(Result result, String start, String contains) {
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.errLines())
+        .singleElement()
+        .asString()
+        .startsWith("routesync: cannot start: " + start)
+        .contains(contains);
+  }
+
+  @Test
+  void aStateFileThatIsTheKubeconfigIsRefusedAndTheKubeconfigStays() throws Exception {
+    Path kubeconfig = unreachableClusterKubeconfig();
+    String before = Files.readString(kubeconfig);
+
+    Result result = agentWithStateFile(kubeconfig, "--kubeconfig", kubeconfig.toString());
+
+    assertRefused(
+        result,
+        "--state-file " + kubeconfig + " is the kubeconfig " + kubeconfig,
+        "the agent would overwrite it");
+    assertThat(kubeconfig).hasContent(before);
+  }
+
+  @Test
+  void aStateFileThatIsTheKubeconfigFromKUBECONFIGIsRefused() throws Exception {
+    Path kubeconfig = unreachableClusterKubeconfig();
+    String before = Files.readString(kubeconfig);
+    // fabric8 reads the system property before the KUBECONFIG variable: the same setting.
+    System.setProperty("kubeconfig", kubeconfig.toString());
+    try {
+      // Through a link to the directory: the real paths are compared.
+      Path link = Files.createSymbolicLink(dir.resolve("via"), dir);
+
+      Result result = agentWithStateFile(link.resolve("kubeconfig"));
+
+      assertRefused(
+          result,
+          "--state-file " + link.resolve("kubeconfig") + " is the kubeconfig ",
+          "the agent would overwrite it");
+      assertThat(kubeconfig).hasContent(before);
+    } finally {
+      System.clearProperty("kubeconfig");
+    }
+  }
+
+  @Test
+  void aStateFileThatIsTheSocketIsRefused() throws Exception {
+    Path socket = dir.resolve("rs.sock");
+
+    Result result = agentWithStateFile(socket, "--socket", socket.toString());
+
+    assertRefused(
+        result,
+        "--state-file " + socket + " is the socket's path (--socket)",
+        "the agent would overwrite it");
+    assertThat(socket).doesNotExist();
+  }
+
+  @Test
+  void aStateFileThatIsTheSocketsLockFileIsRefused() throws Exception {
+    Path socket = dir.resolve("rs.sock");
+
+    Result result = agentWithStateFile(dir.resolve("rs.sock.lock"), "--socket", socket.toString());
+
+    assertRefused(
+        result,
+        "--state-file " + dir.resolve("rs.sock.lock") + " is the socket's lock",
+        "the agent would overwrite it");
+  }
+
+  enum AtTheStatePath {
+    TEXT_FILE,
+    DIRECTORY,
+    SYMBOLIC_LINK,
+    SOCKET
+  }
+
+  @ParameterizedTest
+  @EnumSource(AtTheStatePath.class)
+  void somethingOtherThanAStateFileAtItsPathIsRefusedAndStays(AtTheStatePath what)
+      throws Exception {
+    Path state = dir.resolve("table.bin");
+    ServerSocketChannel listener = null;
+    switch (what) {
+      case TEXT_FILE -> Files.writeString(state, "precious");
+      case DIRECTORY -> Files.createDirectory(state);
+      case SYMBOLIC_LINK ->
+          Files.createSymbolicLink(state, Files.writeString(dir.resolve("other"), "other"));
+      case SOCKET ->
+          listener =
+              ServerSocketChannel.open(StandardProtocolFamily.UNIX)
+                  .bind(UnixDomainSocketAddress.of(state));
+    }
+    try {
+      Result result = agentWithStateFile(state);
+
+      assertRefused(result, "--state-file " + state + ": ", "refusing to replace it");
+      assertThat(Files.exists(state, LinkOption.NOFOLLOW_LINKS)).isTrue();
+      if (what == AtTheStatePath.TEXT_FILE) {
+        assertThat(state).hasContent("precious");
+      }
+      if (what == AtTheStatePath.SYMBOLIC_LINK) {
+        assertThat(Files.isSymbolicLink(state)).isTrue();
+        assertThat(dir.resolve("other")).hasContent("other");
+      }
+    } finally {
+      if (listener != null) {
+        listener.close();
+      }
+    }
+  }
+
+  // ---- KUBECONFIG is checked as --kubeconfig is ----
+
+  @Test
+  void aMissingKubeconfigFromKUBECONFIGIsTheSameUsageError() {
+    Path missing = dir.resolve("no-such-kubeconfig");
+    Result flag = agent("--kubeconfig", missing.toString());
+    System.setProperty("kubeconfig", missing.toString());
+    Result variable;
+    try {
+      variable = agent();
+    } finally {
+      System.clearProperty("kubeconfig");
+    }
+
+    assertThat(variable.exitCode()).isEqualTo(2).isEqualTo(flag.exitCode());
+    assertThat(variable.errLines())
+        .singleElement()
+        .asString()
+        .isEqualTo("routesync: cannot start: KUBECONFIG " + missing + ": no such file");
+    assertThat(flag.errLines())
+        .singleElement()
+        .asString()
+        .isEqualTo("routesync: cannot start: --kubeconfig " + missing + ": no such file");
   }
 }

@@ -120,6 +120,33 @@ class SocketLockTest {
   }
 
   @Test
+  void aLockFileHoldingSomethingElseIsRefusedAndKept() throws Exception {
+    // The agent's uid and mode, but not a lock file: --socket names a path beside somebody's file.
+    Path socket = dir.resolve("notes");
+    Files.writeString(lockOf(socket), "important text\n");
+    Files.setPosixFilePermissions(lockOf(socket), PosixFilePermissions.fromString("rw-------"));
+
+    assertThatThrownBy(() -> SocketLock.claim(socket))
+        .isInstanceOf(BadConfigurationException.class)
+        .hasMessageContaining(lockOf(socket).toString())
+        .hasMessageContaining("not a routesync lock file");
+    assertThat(Files.readString(lockOf(socket))).isEqualTo("important text\n");
+  }
+
+  @Test
+  void aLockFileThatIsEmptyOrHoldsAProcessIdIsTaken() throws Exception {
+    Path socket = dir.resolve("rs.sock");
+    for (String content : new String[] {"", "4242\n", "4242"}) {
+      Files.writeString(lockOf(socket), content);
+      Files.setPosixFilePermissions(lockOf(socket), PosixFilePermissions.fromString("rw-------"));
+
+      SocketLock.claim(socket).close();
+
+      assertThat(Files.readString(lockOf(socket))).isEqualTo(ProcessHandle.current().pid() + "\n");
+    }
+  }
+
+  @Test
   void aSocketDirectoryThatOthersMayWriteIsRefused() throws Exception {
     Path run = Files.createDirectory(dir.resolve("run"));
     Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwxrwx---"));

@@ -127,6 +127,31 @@ class SocketServerPathTest {
   }
 
   @Test
+  void aRefusedStartRemovesTheLockFileItCreated() throws Exception {
+    Path socket = Files.writeString(dir.resolve("rs.sock"), "precious data");
+
+    assertThat(failureOf(server(socket).listen())).isInstanceOf(BadConfigurationException.class);
+
+    assertThat(dir.resolve("rs.sock.lock")).doesNotExist();
+    try (var entries = Files.list(dir)) {
+      assertThat(entries.map(p -> p.getFileName().toString())).containsExactly("rs.sock");
+    }
+  }
+
+  @Test
+  void aRefusedStartKeepsALockFileThatWasThere() throws Exception {
+    // A previous agent's: the next one finds it as it was.
+    Path socket = dir.resolve("rs.sock");
+    SocketLock.claim(socket).close();
+    Object before = inode(dir.resolve("rs.sock.lock"));
+    Files.writeString(socket, "precious data");
+
+    assertThat(failureOf(server(socket).listen())).isInstanceOf(BadConfigurationException.class);
+
+    assertThat(inode(dir.resolve("rs.sock.lock"))).isEqualTo(before);
+  }
+
+  @Test
   void refusesAnEmptyDirectoryAndKeepsIt() throws Exception {
     Path socket = dir.resolve("rs.sock");
     socket.toFile().mkdir();
