@@ -128,19 +128,28 @@ record LintedObjects(
 
   /**
    * Maps manifests one at a time, as they are read, and keeps only what the checks need: the mapped
-   * objects and the lines findings point at, never a manifest's YAML. What it keeps is bounded by
-   * {@link ReadLimits#MAX_LINTED_NODES}: a Service is paired with workloads of any file, so these
-   * have to last to the end of the run. Not thread-safe.
+   * objects and the lines findings point at, never a manifest's YAML. What it keeps is bounded (by
+   * default {@link ReadLimits#MAX_LINTED_NODES} nodes and {@link ReadLimits#MAX_LINTED_CHARS}
+   * characters): a Service is paired with workloads of any file, so these have to last to the end
+   * of the run. Not thread-safe.
    */
   static final class Collector {
     private final String defaultNamespace;
+    private final ObjectSize limit;
     private final List<LintedService> services = new ArrayList<>();
     private final List<Workload> workloads = new ArrayList<>();
     private final List<OpaqueWorkload> opaque = new ArrayList<>();
-    private long nodes;
+    private ObjectSize kept = new ObjectSize(0, 0);
 
     Collector(String defaultNamespace) {
+      this(
+          defaultNamespace,
+          new ObjectSize(ReadLimits.MAX_LINTED_NODES, ReadLimits.MAX_LINTED_CHARS));
+    }
+
+    Collector(String defaultNamespace, ObjectSize limit) {
       this.defaultNamespace = defaultNamespace;
+      this.limit = limit;
     }
 
     void add(Manifest manifest) throws LintInputException {
@@ -150,14 +159,22 @@ record LintedObjects(
       if (!service && kind == null) {
         return;
       }
-      nodes += ObjectSize.nodes(manifest.object());
-      if (nodes > ReadLimits.MAX_LINTED_NODES) {
+      kept = kept.plus(ObjectSize.of(manifest.object()));
+      if (kept.nodes() > limit.nodes()) {
         throw new LintInputException(
             manifest.file(),
             manifest.line(),
             "more than "
-                + ReadLimits.MAX_LINTED_NODES
+                + limit.nodes()
                 + " YAML nodes in the Services and workloads of all inputs");
+      }
+      if (kept.chars() > limit.chars()) {
+        throw new LintInputException(
+            manifest.file(),
+            manifest.line(),
+            "more than "
+                + limit.chars()
+                + " characters of text in the Services and workloads of all inputs");
       }
       if (service) {
         services.add(service(manifest, namespace));

@@ -5,38 +5,46 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 
-/** Counts the nodes of an object as YAML constructs it: maps, lists and their scalars. */
-final class ObjectSize {
+/**
+ * The size of an object as YAML constructs it: its nodes (maps, lists and scalars, keys included)
+ * and the characters of its strings. A collection reached twice (through an alias) counts twice, as
+ * what is mapped from it does.
+ *
+ * @param nodes maps, lists and scalars
+ * @param chars the characters of the string scalars
+ */
+record ObjectSize(long nodes, long chars) {
 
-  private ObjectSize() {}
-
-  /**
-   * Every map, list and scalar, keys included; a collection reached twice (through an alias) counts
-   * twice, as what is built from it does.
-   */
-  static long nodes(Object value) {
-    long count = 0;
+  static ObjectSize of(Object value) {
+    long nodes = 0;
+    long chars = 0;
     Deque<Object> todo = new ArrayDeque<>();
-    todo.push(value == null ? "" : value);
+    push(todo, value);
     while (!todo.isEmpty()) {
       Object at = todo.pop();
-      count++;
+      nodes++;
       if (at instanceof Map<?, ?> map) {
         for (Map.Entry<?, ?> entry : map.entrySet()) {
-          pushNonNull(todo, entry.getKey());
-          pushNonNull(todo, entry.getValue());
+          push(todo, entry.getKey());
+          push(todo, entry.getValue());
         }
       } else if (at instanceof List<?> list) {
         for (Object item : list) {
-          pushNonNull(todo, item);
+          push(todo, item);
         }
+      } else if (at instanceof String text) {
+        chars += text.length();
       }
     }
-    return count;
+    return new ObjectSize(nodes, chars);
   }
 
-  private static void pushNonNull(Deque<Object> todo, Object value) {
-    // ArrayDeque takes no null; a null scalar is a node all the same.
-    todo.push(value == null ? "" : value);
+  ObjectSize plus(ObjectSize other) {
+    return new ObjectSize(nodes + other.nodes, chars + other.chars);
+  }
+
+  private static void push(Deque<Object> todo, Object value) {
+    // ArrayDeque takes no null; a null scalar is a node all the same (and has no characters).
+    todo.push(value == null ? Boolean.FALSE : value);
   }
 }

@@ -33,5 +33,8 @@ final class ReadLimits {
    */
   static final int MAX_LINTED_NODES = 4_000_000;
 
+  /** Characters of the strings in the objects lint keeps to the end of the run, over all inputs. */
+  static final long MAX_LINTED_CHARS = 64L * 1024 * 1024;
+
   private ReadLimits() {}
 }

@@ -153,6 +153,66 @@ class HostileInputTest {
   }
 
   @Test
+  void ofAKindLintReadsOnlyTheFieldsItReadsAreBuilt() throws LintInputException {
+    String stream =
+        "apiVersion: v1\nkind: Service\n"
+            + "metadata: {name: quote, annotations: {a: '1'}, labels: {b: '2'}}\n"
+            + "spec: {selector: {app: quote}, ports: [{port: 80}], sessionAffinity: None}\n"
+            + "status: {loadBalancer: {}}\n";
+
+    Manifest service = ManifestReader.read(new Input("s.yaml", () -> bytes(stream))).get(0);
+
+    // A field not built stands as null: its key is kept, so a duplicate is still found.
+    java.util.Map<String, Object> expected = new java.util.HashMap<>();
+    expected.put("apiVersion", "v1");
+    expected.put("kind", "Service");
+    expected.put("metadata", mapOf("name", "quote", "annotations", null, "labels", null));
+    expected.put(
+        "spec",
+        mapOf(
+            "selector",
+            java.util.Map.of("app", "quote"),
+            "ports",
+            List.of(java.util.Map.of("port", 80)),
+            "sessionAffinity",
+            null));
+    expected.put("status", null);
+    assertThat(service.object()).isEqualTo(expected);
+  }
+
+  private static java.util.Map<String, Object> mapOf(Object... pairs) {
+    java.util.Map<String, Object> map = new java.util.HashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      map.put((String) pairs[i], pairs[i + 1]);
+    }
+    return map;
+  }
+
+  @Test
+  void anAliasToAnAnchorInAFieldNotBuiltStillResolves() {
+    String stream =
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: quote, labels: &labels {app: quote}}
+        spec:
+          template:
+            metadata: {labels: *labels}
+            spec: {containers: [{name: q, ports: [{name: http-api, containerPort: 1}]}]}
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata: {name: quote}
+        spec: {selector: {app: quote}, ports: [{port: 80, targetPort: http}]}
+        """;
+
+    LintCli.Result result = LintCli.withStdin(stream);
+
+    assertThat(result.exitCode()).as(result.err()).isEqualTo(1);
+    assertThat(result.out()).startsWith("<stdin>:12: RS001 error: Service default/quote port");
+  }
+
+  @Test
   @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aDirectoryOfManyFilesFitsTheImagesHeap() throws Exception {
     // 200 files of 20,000 nodes each: kept to the end, as they were, they need some 800 MB; the
@@ -194,6 +254,47 @@ class HostileInputTest {
     } finally {
       process.destroyForcibly();
     }
+  }
+
+  @Test
+  void whatIsKeptToTheEndIsBoundedOverAllInputs() throws LintInputException {
+    // The real bounds are millions; the same budget at a size a test can afford.
+    LintedObjects.Collector collector =
+        new LintedObjects.Collector("default", new ObjectSize(45, 1_000));
+    String service =
+        "apiVersion: v1\nkind: Service\nmetadata: {name: s%d}\nspec: {selector: {a: b}}\n";
+    // 15 nodes each: the root, 4 keys and their values, name's pair, selector and its pair.
+    for (int i = 0; i < 3; i++) {
+      for (Manifest m :
+          ManifestReader.read(new Input("f" + i, () -> bytes(service.formatted(0))))) {
+        collector.add(m);
+      }
+    }
+    Manifest fourth =
+        ManifestReader.read(new Input("f3", () -> bytes(service.formatted(3)))).get(0);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> collector.add(fourth))
+        .isInstanceOf(LintInputException.class)
+        .hasMessage("f3:1: more than 45 YAML nodes in the Services and workloads of all inputs");
+  }
+
+  @Test
+  void theTextKeptToTheEndIsBoundedOverAllInputs() throws LintInputException {
+    LintedObjects.Collector collector =
+        new LintedObjects.Collector("default", new ObjectSize(1_000, 150));
+    // 110 characters each, keys included. Only what lint reads counts (annotations are never
+    // built): a port's appProtocol is read.
+    String service =
+        "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"
+            + "spec: {ports: [{port: 80, appProtocol: %s}]}\n";
+    collector.add(
+        ManifestReader.read(new Input("a", () -> bytes(service.formatted("x".repeat(50))))).get(0));
+    Manifest second =
+        ManifestReader.read(new Input("b", () -> bytes(service.formatted("x".repeat(50))))).get(0);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> collector.add(second))
+        .hasMessage(
+            "b:1: more than 150 characters of text in the Services and workloads of all inputs");
   }
 
   private static final java.nio.charset.Charset UTF8 = StandardCharsets.UTF_8;
