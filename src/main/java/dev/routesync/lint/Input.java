@@ -11,8 +11,15 @@ import java.nio.file.Path;
  * @param name the name messages give it: the path as the command line spelled it (a file found in a
  *     directory is the directory's argument joined with its relative path), or {@code <stdin>}
  * @param opener opens the bytes; called once
+ * @param sizeHint the size in bytes if known before reading (a regular file), else -1: it sizes the
+ *     reader's buffer, and bounds nothing (the opener and the reader do)
  */
-record Input(String name, Opener opener) {
+record Input(String name, Opener opener, long sizeHint) {
+
+  /** An input of unknown size. */
+  Input(String name, Opener opener) {
+    this(name, opener, -1);
+  }
 
   /** The name standard input has in messages, as kubeconform and kube-linter write it. */
   static final String STDIN = "<stdin>";
@@ -23,6 +30,12 @@ record Input(String name, Opener opener) {
    * counts what it reads of those.
    */
   static Input file(String name, Path path) {
+    long size;
+    try {
+      size = Files.isRegularFile(path) ? Files.size(path) : -1;
+    } catch (IOException e) {
+      size = -1; // The opener reports it.
+    }
     return new Input(
         name,
         () -> {
@@ -30,7 +43,8 @@ record Input(String name, Opener opener) {
             throw new BoundedInputStream.TooLargeException(ReadLimits.MAX_INPUT_BYTES);
           }
           return Files.newInputStream(path);
-        });
+        },
+        size);
   }
 
   /** Opens the stream. */

@@ -2,7 +2,8 @@ package dev.routesync.lint;
 
 /**
  * The kinds lint reads: v1 Services and the {@link LintedObjects.WorkloadKind}s. Documents of every
- * other kind are dropped as soon as their kind is known, before their content is built.
+ * other kind are dropped as soon as their kind is known, before their content is built ({@link
+ * ObjectFields}).
  */
 final class LintedKinds {
 
@@ -35,7 +36,7 @@ final class LintedKinds {
     }
     String itemKind = kind.endsWith("List") ? kind.substring(0, kind.length() - 4) : kind;
     if (apiVersion == null) {
-      return isLinted("", itemKind) || isLintedInAnyGroup(itemKind) || isLinted("", kind);
+      return isLinted("", itemKind) || isLintedInAnyGroup(itemKind);
     }
     String group = Manifest.groupOf(apiVersion);
     return isLinted(group, itemKind) || isLinted(group, kind);

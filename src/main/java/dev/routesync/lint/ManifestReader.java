@@ -35,9 +35,9 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  *
  * <p>Bounded, so that a hostile or broken file costs a bounded amount of memory and time: the
  * input's size is checked before it is read ({@link ReadLimits}), the parser's events are counted
- * before anything is built ({@link EventLimits}), a document of a kind lint does not read is never
- * built past its top level ({@link PruningComposer}), and each object is handed on as soon as it is
- * read, so nothing of a document outlives the next one.
+ * before anything is built ({@link EventLimits}), only the fields lint reads are built ({@link
+ * PruningComposer}: of a kind lint does not read, nothing but apiVersion and kind), and each object
+ * is handed on as soon as it is read, so nothing of a document outlives the next one.
  */
 final class ManifestReader {
 
@@ -49,21 +49,36 @@ final class ManifestReader {
     void accept(Manifest manifest) throws LintInputException;
   }
 
-  private static final LoadSettings SETTINGS =
-      LoadSettings.builder()
-          .setLabel("manifest")
-          .setCodePointLimit(MAX_DOCUMENT_CODE_POINTS)
-          // The reader's window grows by this much at a time, and each growth copies the whole
-          // token being scanned: with the default (1 KiB), a 10 MiB scalar without a space takes
-          // some 40 s; with 1 MiB, half a second.
-          .setBufferSize(1024 * 1024)
-          // EventLimits counts first, with a message of its own; this is the backstop.
-          .setMaxAliasesForCollections(EventLimits.MAX_COLLECTION_ALIASES)
-          .setAllowRecursiveKeys(false)
-          // kubectl rejects a duplicate key (strict decoding); a silent last-wins would lint
-          // another object than the one the API server refuses.
-          .setAllowDuplicateKeys(false)
-          .build();
+  // The reader's window grows by its buffer at a time, and each growth copies the whole token being
+  // scanned: with the default buffer (1 KiB), a 10 MiB scalar without a space takes some 40 s to
+  // read; with 1 MiB, half a second. A small file gets a buffer of its own size instead (a token is
+  // no longer than the file): a directory of 100,000 of them would otherwise allocate 200 GB.
+  private static final int MAX_BUFFER = 1024 * 1024;
+  private static final int MIN_BUFFER = 4 * 1024;
+
+  private static final LoadSettings SETTINGS = settings(MAX_BUFFER);
+
+  private static LoadSettings settings(int bufferSize) {
+    return LoadSettings.builder()
+        .setLabel("manifest")
+        .setCodePointLimit(MAX_DOCUMENT_CODE_POINTS)
+        .setBufferSize(bufferSize)
+        // EventLimits counts first, with a message of its own; this is the backstop.
+        .setMaxAliasesForCollections(EventLimits.MAX_COLLECTION_ALIASES)
+        .setAllowRecursiveKeys(false)
+        // kubectl rejects a duplicate key (strict decoding); a silent last-wins would lint
+        // another object than the one the API server refuses.
+        .setAllowDuplicateKeys(false)
+        .build();
+  }
+
+  private static LoadSettings settingsFor(Input input) {
+    long size = input.sizeHint();
+    if (size < 0 || size >= MAX_BUFFER) {
+      return SETTINGS;
+    }
+    return settings((int) Math.max(MIN_BUFFER, size + 1));
+  }
 
   private ManifestReader() {}
 
@@ -83,9 +98,10 @@ final class ManifestReader {
       if (file.toLowerCase(Locale.ROOT).endsWith(".json")) {
         text = new TabsAsSpaces(text);
       }
-      StreamReader stream = new StreamReader(SETTINGS, text);
-      EventLimits parser = new EventLimits(new ParserImpl(SETTINGS, stream));
-      PruningComposer composer = new PruningComposer(SETTINGS, parser);
+      LoadSettings settings = settingsFor(input);
+      StreamReader stream = new StreamReader(settings, text);
+      EventLimits parser = new EventLimits(new ParserImpl(settings, stream));
+      PruningComposer composer = new PruningComposer(settings, parser);
       try {
         while (composer.hasNext()) {
           addDocument(file, composer.next(), sink);
