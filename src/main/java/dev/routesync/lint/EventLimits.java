@@ -25,6 +25,10 @@ import org.snakeyaml.engine.v2.parser.Parser;
  *       hardly use aliases, and {@code helm template} and {@code kustomize build} print none.
  *   <li><b>No recursion</b>: an alias inside the collection it names would make the mapping to the
  *       model loop for ever.
+ *   <li><b>Nodes</b>: {@value ReadLimits#MAX_DOCUMENT_NODES} per document and {@value
+ *       ReadLimits#MAX_INPUT_NODES} per input (scalars, collections and aliases alike), counted
+ *       here, before the composer builds anything: the time and memory of all that follows grow
+ *       with them, and a 10 MiB document of {@code [1,1,1,...]} holds five million.
  * </ul>
  */
 final class EventLimits implements Parser {
@@ -36,10 +40,17 @@ final class EventLimits implements Parser {
   static final class LimitException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     final int line;
+    // A size limit, not a YAML construct lint refuses: its message says so without "not valid".
+    final boolean size;
 
     LimitException(int line, String problem) {
+      this(line, problem, /* size= */ false);
+    }
+
+    LimitException(int line, String problem, boolean size) {
       super(problem);
       this.line = line;
+      this.size = size;
     }
   }
 
@@ -49,6 +60,8 @@ final class EventLimits implements Parser {
   private final List<Anchor> open = new ArrayList<>();
   private int depth;
   private int collectionAliases;
+  private int documentNodes;
+  private int inputNodes;
   private int documentLine = 1;
   private boolean rootSeen;
 
@@ -81,9 +94,14 @@ final class EventLimits implements Parser {
     Event event = parser.next();
     int line = lineOf(event.getStartMark());
     switch (event.getEventId()) {
+      case SequenceStart, MappingStart, Scalar, Alias -> countNode(line);
+      default -> {}
+    }
+    switch (event.getEventId()) {
       case DocumentStart -> {
         depth = 0;
         collectionAliases = 0;
+        documentNodes = 0;
         collectionAnchors.clear();
         open.clear();
         rootSeen = false;
@@ -123,6 +141,19 @@ final class EventLimits implements Parser {
       default -> {}
     }
     return event;
+  }
+
+  private void countNode(int line) {
+    if (++documentNodes > ReadLimits.MAX_DOCUMENT_NODES) {
+      throw new LimitException(
+          documentLine(),
+          "a document of more than " + ReadLimits.MAX_DOCUMENT_NODES + " YAML nodes",
+          /* size= */ true);
+    }
+    if (++inputNodes > ReadLimits.MAX_INPUT_NODES) {
+      throw new LimitException(
+          line, "more than " + ReadLimits.MAX_INPUT_NODES + " YAML nodes in one input", true);
+    }
   }
 
   private void noteRoot(int line) {

@@ -57,7 +57,7 @@ final class Inputs {
       throw new LintInputException(argument, 0, "no such file or directory");
     }
     if (!Files.isDirectory(path)) {
-      inputs.add(new Input(argument, () -> Files.newInputStream(path)));
+      inputs.add(Input.file(argument, path));
       return;
     }
     List<Path> files = manifestFiles(argument, path);
@@ -66,7 +66,7 @@ final class Inputs {
     }
     for (Path file : files) {
       String name = join(argument, path.relativize(file));
-      inputs.add(new Input(name, () -> Files.newInputStream(file)));
+      inputs.add(Input.file(name, file));
     }
   }
 

@@ -109,11 +109,13 @@ public final class LintCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "stdin (-) given more than once");
     }
     try {
-      List<Manifest> manifests = new ArrayList<>();
+      // Each object is mapped as it is read, and its YAML dropped: one input's documents, let
+      // alone every input's, are never all held at once.
+      LintedObjects.Collector collector = new LintedObjects.Collector(validNamespace);
       for (Input input : Inputs.of(paths, stdin)) {
-        manifests.addAll(ManifestReader.read(input));
+        ManifestReader.read(input, collector::add);
       }
-      LintedObjects objects = LintedObjects.of(manifests, validNamespace);
+      LintedObjects objects = collector.objects();
       List<Finding> findings = new Linter(kubeVersion, allowExternalWorkloads).lint(objects);
       switch (output) {
         case TEXT -> {

@@ -29,9 +29,9 @@ record LintedObjects(
    * A Service and where it was read.
    *
    * @param service the Service, its namespace set ({@code --namespace} when the manifest has none)
-   * @param manifest where it was read
+   * @param lines where it was read: the lines findings point at, taken before its YAML is dropped
    */
-  record LintedService(Service service, Manifest manifest) {
+  record LintedService(Service service, ServiceLines lines) {
     String namespace() {
       return service.getMetadata().getNamespace();
     }
@@ -119,21 +119,73 @@ record LintedObjects(
 
   static LintedObjects of(List<Manifest> manifests, String defaultNamespace)
       throws LintInputException {
-    List<LintedService> services = new ArrayList<>();
-    List<Workload> workloads = new ArrayList<>();
-    List<OpaqueWorkload> opaque = new ArrayList<>();
+    Collector collector = new Collector(defaultNamespace);
     for (Manifest manifest : manifests) {
+      collector.add(manifest);
+    }
+    return collector.objects();
+  }
+
+  /**
+   * Maps manifests one at a time, as they are read, and keeps only what the checks need: the mapped
+   * objects and the lines findings point at, never a manifest's YAML. What it keeps is bounded (by
+   * default {@link ReadLimits#MAX_LINTED_NODES} nodes and {@link ReadLimits#MAX_LINTED_CHARS}
+   * characters): a Service is paired with workloads of any file, so these have to last to the end
+   * of the run. Not thread-safe.
+   */
+  static final class Collector {
+    private final String defaultNamespace;
+    private final ObjectSize limit;
+    private final List<LintedService> services = new ArrayList<>();
+    private final List<Workload> workloads = new ArrayList<>();
+    private final List<OpaqueWorkload> opaque = new ArrayList<>();
+    private ObjectSize kept = new ObjectSize(0, 0);
+
+    Collector(String defaultNamespace) {
+      this(
+          defaultNamespace,
+          new ObjectSize(ReadLimits.MAX_LINTED_NODES, ReadLimits.MAX_LINTED_CHARS));
+    }
+
+    Collector(String defaultNamespace, ObjectSize limit) {
+      this.defaultNamespace = defaultNamespace;
+      this.limit = limit;
+    }
+
+    void add(Manifest manifest) throws LintInputException {
       String namespace = manifest.namespace().isEmpty() ? defaultNamespace : manifest.namespace();
-      if (manifest.group().isEmpty() && manifest.kind().equals("Service")) {
-        services.add(service(manifest, namespace));
-        continue;
+      boolean service = manifest.group().isEmpty() && manifest.kind().equals("Service");
+      WorkloadKind kind = service ? null : WorkloadKind.of(manifest);
+      if (!service && kind == null) {
+        return;
       }
-      WorkloadKind kind = WorkloadKind.of(manifest);
-      if (kind != null) {
+      kept = kept.plus(ObjectSize.of(manifest.object()));
+      if (kept.nodes() > limit.nodes()) {
+        throw new LintInputException(
+            manifest.file(),
+            manifest.line(),
+            "more than "
+                + limit.nodes()
+                + " YAML nodes in the Services and workloads of all inputs");
+      }
+      if (kept.chars() > limit.chars()) {
+        throw new LintInputException(
+            manifest.file(),
+            manifest.line(),
+            "more than "
+                + limit.chars()
+                + " characters of text in the Services and workloads of all inputs");
+      }
+      if (service) {
+        services.add(service(manifest, namespace));
+      } else {
         addWorkload(manifest, kind, namespace, workloads, opaque);
       }
     }
-    return new LintedObjects(services, workloads, opaque);
+
+    LintedObjects objects() {
+      return new LintedObjects(List.copyOf(services), List.copyOf(workloads), List.copyOf(opaque));
+    }
   }
 
   private static LintedService service(Manifest manifest, String namespace)
@@ -144,7 +196,7 @@ record LintedObjects(
     }
     service.getMetadata().setNamespace(namespace);
     NameLengths.checkService(manifest, service);
-    return new LintedService(service, manifest);
+    return new LintedService(service, ServiceLines.of(manifest, service));
   }
 
   private static void addWorkload(

@@ -75,8 +75,8 @@ record Linter(KubeVersion kubeVersion, boolean allowExternalWorkloads) {
     return Optional.of(
         new Finding(
             Rule.RS003,
-            service.manifest().file(),
-            service.manifest().lineOf("spec", "selector"),
+            service.lines().file(),
+            service.lines().selector(),
             service.namespace(),
             service.name(),
             Optional.empty(),
@@ -179,8 +179,8 @@ record Linter(KubeVersion kubeVersion, boolean allowExternalWorkloads) {
     return Optional.of(
         new Finding(
             rule,
-            service.manifest().file(),
-            service.manifest().lineOf("spec", "ports", index, "targetPort"),
+            service.lines().file(),
+            service.lines().targetPort(index),
             service.namespace(),
             service.name(),
             Optional.of(portRef(port)),

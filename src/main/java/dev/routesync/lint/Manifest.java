@@ -30,6 +30,13 @@ record Manifest(
    * The API group: {@code ""} for the core group ({@code v1}), {@code apps} for {@code apps/v1}.
    */
   String group() {
+    return groupOf(apiVersion);
+  }
+
+  /**
+   * The API group of an apiVersion: {@code ""} for {@code v1}, {@code apps} for {@code apps/v1}.
+   */
+  static String groupOf(String apiVersion) {
     int slash = apiVersion.indexOf('/');
     return slash < 0 ? "" : apiVersion.substring(0, slash);
   }

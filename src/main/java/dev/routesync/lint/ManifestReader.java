@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.composer.Composer;
 import org.snakeyaml.engine.v2.constructor.StandardConstructor;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
@@ -34,46 +33,82 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  * subset), and {@code kind: List}. snakeyaml-engine composes each document into nodes that keep
  * their line, and constructs plain maps from them for the mapping to the model.
  *
- * <p>Bounded: a document over {@value #MAX_DOCUMENT_CODE_POINTS} code points, an input over {@value
- * #MAX_INPUT_CHARS} characters, and the limits of {@link EventLimits} are errors, so a hostile or
- * broken file costs a bounded amount of memory and time.
+ * <p>Bounded, so that a hostile or broken file costs a bounded amount of memory and time: the
+ * input's size is checked before it is read ({@link ReadLimits}), the parser's events are counted
+ * before anything is built ({@link EventLimits}), only the fields lint reads are built ({@link
+ * PruningComposer}: of a kind lint does not read, nothing but apiVersion and kind), and each object
+ * is handed on as soon as it is read, so nothing of a document outlives the next one.
  */
 final class ManifestReader {
 
-  static final int MAX_DOCUMENT_CODE_POINTS = 10 * 1024 * 1024;
-  static final long MAX_INPUT_CHARS = 64L * 1024 * 1024;
+  static final int MAX_DOCUMENT_CODE_POINTS = ReadLimits.MAX_DOCUMENT_CODE_POINTS;
 
-  private static final LoadSettings SETTINGS =
-      LoadSettings.builder()
-          .setLabel("manifest")
-          .setCodePointLimit(MAX_DOCUMENT_CODE_POINTS)
-          // EventLimits counts first, with a message of its own; this is the backstop.
-          .setMaxAliasesForCollections(EventLimits.MAX_COLLECTION_ALIASES)
-          .setAllowRecursiveKeys(false)
-          // kubectl rejects a duplicate key (strict decoding); a silent last-wins would lint
-          // another object than the one the API server refuses.
-          .setAllowDuplicateKeys(false)
-          .build();
+  /** Where the objects read go, one at a time. */
+  @FunctionalInterface
+  interface Sink {
+    void accept(Manifest manifest) throws LintInputException;
+  }
+
+  // The reader's window grows by its buffer at a time, and each growth copies the whole token being
+  // scanned: with the default buffer (1 KiB), a 10 MiB scalar without a space takes some 40 s to
+  // read; with 1 MiB, half a second. A small file gets a buffer of its own size instead (a token is
+  // no longer than the file): a directory of 100,000 of them would otherwise allocate 200 GB.
+  private static final int MAX_BUFFER = 1024 * 1024;
+  private static final int MIN_BUFFER = 4 * 1024;
+
+  private static final LoadSettings SETTINGS = settings(MAX_BUFFER);
+
+  private static LoadSettings settings(int bufferSize) {
+    return LoadSettings.builder()
+        .setLabel("manifest")
+        .setCodePointLimit(MAX_DOCUMENT_CODE_POINTS)
+        .setBufferSize(bufferSize)
+        // EventLimits counts first, with a message of its own; this is the backstop.
+        .setMaxAliasesForCollections(EventLimits.MAX_COLLECTION_ALIASES)
+        .setAllowRecursiveKeys(false)
+        // kubectl rejects a duplicate key (strict decoding); a silent last-wins would lint
+        // another object than the one the API server refuses.
+        .setAllowDuplicateKeys(false)
+        .build();
+  }
+
+  private static LoadSettings settingsFor(Input input) {
+    long size = input.sizeHint();
+    if (size < 0 || size >= MAX_BUFFER) {
+      return SETTINGS;
+    }
+    return settings((int) Math.max(MIN_BUFFER, size + 1));
+  }
 
   private ManifestReader() {}
 
+  /** The objects of the kinds lint reads, in the input's order. */
   static List<Manifest> read(Input input) throws LintInputException {
-    String file = input.name();
     List<Manifest> manifests = new ArrayList<>();
-    try (InputStream bytes = input.opener().open()) {
-      Reader text = new BoundedReader(utf8(bytes), MAX_INPUT_CHARS);
+    read(input, manifests::add);
+    return manifests;
+  }
+
+  /** Hands each object of a kind lint reads to {@code sink}, as soon as it is read. */
+  static void read(Input input, Sink sink) throws LintInputException {
+    String file = input.name();
+    try (InputStream bytes =
+        new BoundedInputStream(input.opener().open(), ReadLimits.MAX_INPUT_BYTES)) {
+      Reader text = utf8(bytes);
       if (file.toLowerCase(Locale.ROOT).endsWith(".json")) {
         text = new TabsAsSpaces(text);
       }
-      StreamReader stream = new StreamReader(SETTINGS, text);
-      EventLimits parser = new EventLimits(new ParserImpl(SETTINGS, stream));
-      Composer composer = new Composer(SETTINGS, parser);
+      LoadSettings settings = settingsFor(input);
+      StreamReader stream = new StreamReader(settings, text);
+      EventLimits parser = new EventLimits(new ParserImpl(settings, stream));
+      PruningComposer composer = new PruningComposer(settings, parser);
       try {
         while (composer.hasNext()) {
-          addDocument(file, composer.next(), manifests);
+          addDocument(file, composer.next(), sink);
         }
       } catch (EventLimits.LimitException e) {
-        throw new LintInputException(file, e.line, "not valid YAML: " + e.getMessage());
+        throw new LintInputException(
+            file, e.line, (e.size ? "" : "not valid YAML: ") + e.getMessage());
       } catch (MarkedYamlEngineException e) {
         throw new LintInputException(file, lineOf(e), "not valid YAML: " + problemOf(e));
       } catch (IllegalArgumentException e) {
@@ -95,14 +130,13 @@ final class ManifestReader {
       }
     } catch (CharacterCodingException e) {
       throw new LintInputException(file, 0, "not UTF-8");
-    } catch (BoundedReader.TooLargeException e) {
+    } catch (BoundedInputStream.TooLargeException e) {
       throw new LintInputException(file, 0, "larger than 64 MiB");
     } catch (AccessDeniedException e) {
       throw new LintInputException(file, 0, "permission denied");
     } catch (IOException e) {
       throw new LintInputException(file, 0, "cannot read: " + e.getMessage());
     }
-    return manifests;
   }
 
   private static Reader utf8(InputStream bytes) {
@@ -114,8 +148,7 @@ final class ManifestReader {
             .onUnmappableCharacter(CodingErrorAction.REPORT));
   }
 
-  private static void addDocument(String file, Node node, List<Manifest> out)
-      throws LintInputException {
+  private static void addDocument(String file, Node node, Sink out) throws LintInputException {
     if (node instanceof ScalarNode scalar && Tag.NULL.equals(scalar.getTag())) {
       return; // An empty document: "---" twice, or only comments (helm prints these).
     }
@@ -125,6 +158,7 @@ final class ManifestReader {
     } catch (MarkedYamlEngineException e) {
       throw new LintInputException(file, lineOf(e), "not valid YAML: " + problemOf(e));
     }
+    // Of a document the composer skipped, only apiVersion and kind are left to check here.
     addObject(file, node, value, "", "", out);
   }
 
@@ -133,12 +167,7 @@ final class ManifestReader {
    * yaml} of one kind may print) lends its items the kind and apiVersion they leave out.
    */
   private static void addObject(
-      String file,
-      Node node,
-      Object value,
-      String impliedApiVersion,
-      String impliedKind,
-      List<Manifest> out)
+      String file, Node node, Object value, String impliedApiVersion, String impliedKind, Sink out)
       throws LintInputException {
     int line = EventLimits.lineOf(node.getStartMark());
     if (!(node instanceof MappingNode mapping) || !(value instanceof Map<?, ?> raw)) {
@@ -160,7 +189,9 @@ final class ManifestReader {
     }
     boolean list = kind.equals("List") || (kind.endsWith("List") && object.containsKey("items"));
     if (!list) {
-      out.add(new Manifest(file, line, apiVersion, kind, mapping, object));
+      if (LintedKinds.isLinted(Manifest.groupOf(apiVersion), kind)) {
+        out.accept(new Manifest(file, line, apiVersion, kind, mapping, object));
+      }
       return;
     }
     Node itemsNode = valueNode(mapping, "items");

@@ -2,10 +2,12 @@ package dev.routesync.lint;
 
 import dev.routesync.app.Main;
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 
 /**
@@ -32,13 +34,17 @@ final class LintCli {
   }
 
   static Result withStdin(String stdin, String... args) {
+    return withStdin(() -> new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), args);
+  }
+
+  static Result withStdin(Supplier<InputStream> stdin, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine commandLine = Main.commandLine();
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     LintCommand lint = commandLine.getSubcommands().get("lint").getCommand();
-    lint.stdin = () -> new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
+    lint.stdin = stdin;
     String[] lintArgs = new String[args.length + 1];
     lintArgs[0] = "lint";
     System.arraycopy(args, 0, lintArgs, 1, args.length);
