@@ -212,16 +212,14 @@ public final class ApiServer {
     this.guards = guards;
     this.socketGuard =
         guards.enabled()
-            ? new ConnectionGuard(
-                Listener.SOCKET,
+            ? ConnectionGuard.socket(
                 limits,
                 observer,
-                new PeerGate(guards.peers(), new PeerRefusalLog(System::nanoTime)))
+                new PeerGate(guards.peers(), new PeerRefusalLog(System::nanoTime)),
+                guards.credentials())
             : null;
     this.tcpGuard =
-        guards.enabled() && tcpAddress.isPresent()
-            ? new ConnectionGuard(Listener.TCP, limits, observer)
-            : null;
+        guards.enabled() && tcpAddress.isPresent() ? ConnectionGuard.tcp(limits, observer) : null;
     this.hub = new WatchHub(observer);
     this.encodings = encodings;
     this.staleSignal = new StaleSignal(freshness, hub::wakeAll);

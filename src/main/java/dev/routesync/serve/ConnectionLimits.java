@@ -31,6 +31,9 @@ public record ConnectionLimits(int maxConnections, Duration headerTimeout, Durat
   /** The admin listener: kubelet and Prometheus need a handful of connections, never more. */
   public static final int ADMIN_MAX_CONNECTIONS = 64;
 
+  /** The admin listener: connections one source address may hold (see {@link SourceShare}). */
+  public static final int ADMIN_MAX_PER_SOURCE = 8;
+
   public ConnectionLimits {
     Objects.requireNonNull(headerTimeout, "headerTimeout");
     Objects.requireNonNull(idleTimeout, "idleTimeout");

@@ -46,6 +46,11 @@ final class ConnectionWatch {
   private ScheduledFuture<?> headerTimer;
   private ScheduledFuture<?> idleTimer;
   private boolean draining;
+  // Read by the listener's acceptor loop when it looks for a connection to evict: since when
+  // nothing has been in flight (System.nanoTime()), or BUSY. A connection is idle from its accept
+  // until its first request is complete: half-sent headers are no request yet.
+  private volatile long idleSince = System.nanoTime();
+  private static final long BUSY = Long.MAX_VALUE;
 
   ConnectionWatch(Channel channel, ConnectionLimits limits, Consumer<CloseReason> closedBecause) {
     this.channel = channel;
@@ -70,6 +75,19 @@ final class ConnectionWatch {
             });
   }
 
+  /**
+   * Since when this connection has had nothing in flight ({@link System#nanoTime()}), or {@link
+   * Long#MAX_VALUE} while a request is being answered. Any thread.
+   */
+  long idleSince() {
+    return idleSince;
+  }
+
+  /** Closes the connection to make room for a new one; hops onto its event loop. */
+  void evict() {
+    channel.eventLoop().execute(() -> close(CloseReason.EVICTED));
+  }
+
   private boolean busy() {
     return http2 != null ? http2.numActiveStreams() > 0 : http1InFlight > 0;
   }
@@ -82,11 +100,13 @@ final class ConnectionWatch {
   }
 
   private void requestArrived() {
+    idleSince = BUSY;
     cancelHeader();
     cancelIdle();
   }
 
   private void nothingInFlight() {
+    idleSince = System.nanoTime();
     cancelHeader();
     if (draining) {
       close(CloseReason.DRAIN);
