@@ -324,6 +324,8 @@ public record AgentConfig(
         + Durations.format(limits.headerTimeout())
         + " idle-timeout="
         + Durations.format(limits.idleTimeout())
+        + " body-timeout="
+        + Durations.format(limits.bodyTimeout())
         + " drift-detector="
         + drift.enabled()
         + " drift-grace="

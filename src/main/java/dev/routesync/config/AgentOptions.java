@@ -212,6 +212,17 @@ public final class AgentOptions {
   Duration idleTimeout;
 
   @Option(
+      names = "--body-timeout",
+      converter = DurationConverter.class,
+      defaultValue =
+          "${env:ROUTESYNC_BODY_TIMEOUT:-" + ConnectionLimits.DEFAULT_BODY_TIMEOUT_TEXT + "}",
+      description =
+          "A request's body (a gRPC call's request message) must arrive within this of its"
+              + " headers, 1s..5m, or the call is cancelled (DEADLINE_EXCEEDED; HTTP 408);"
+              + " ADS streams are exempt (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_BODY_TIMEOUT")
+  Duration bodyTimeout;
+
+  @Option(
       names = "--node-name",
       converter = TrimmedConverter.class,
       defaultValue = "${env:ROUTESYNC_NODE_NAME:-${env:NODE_NAME:-}}",
@@ -305,7 +316,7 @@ public final class AgentOptions {
             listenTcp,
             grpcReflection,
             shutdownTimeout,
-            ConnectionLimits.of(maxConnections, headerTimeout, idleTimeout),
+            ConnectionLimits.of(maxConnections, headerTimeout, idleTimeout, bodyTimeout),
             new DriftSettings(driftDetector, driftGrace),
             new StateSettings(stateFile, stateFlush),
             PeerPolicy.of(allowUids.ids(), allowGids.ids()));

@@ -247,10 +247,13 @@ public final class ApiServer {
     }
     this.httpApi = new HttpApi(table, trust, freshness);
     Router router = httpApi.router(vertx);
+    BodyDeadline bodyDeadline = new BodyDeadline(vertx, limits.bodyTimeout(), observer);
     this.handler =
         request -> {
           String type = request.getHeader("content-type");
-          if (type != null && type.startsWith("application/grpc")) {
+          boolean grpcRequest = type != null && type.startsWith("application/grpc");
+          bodyDeadline.arm(request, grpcRequest);
+          if (grpcRequest) {
             RequestEncoding.markUnencoded(request);
             XdsServer ads = xds;
             if (ads != null && XdsServer.handles(request)) {
