@@ -326,6 +326,8 @@ public record AgentConfig(
         + Durations.format(limits.idleTimeout())
         + " body-timeout="
         + Durations.format(limits.bodyTimeout())
+        + " max-streams="
+        + limits.maxStreams()
         + " drift-detector="
         + drift.enabled()
         + " drift-grace="

@@ -223,6 +223,15 @@ public final class AgentOptions {
   Duration bodyTimeout;
 
   @Option(
+      names = "--max-streams",
+      defaultValue = "${env:ROUTESYNC_MAX_STREAMS:-" + ConnectionLimits.DEFAULT_MAX_STREAMS + "}",
+      description =
+          "Calls (HTTP/2 streams) open at once on the socket, 1..1000000; one uid holding half"
+              + " of them or more may not take from the last quarter, and a call over either limit"
+              + " gets RESOURCE_EXHAUSTED (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_MAX_STREAMS")
+  int maxStreams;
+
+  @Option(
       names = "--node-name",
       converter = TrimmedConverter.class,
       defaultValue = "${env:ROUTESYNC_NODE_NAME:-${env:NODE_NAME:-}}",
@@ -316,7 +325,8 @@ public final class AgentOptions {
             listenTcp,
             grpcReflection,
             shutdownTimeout,
-            ConnectionLimits.of(maxConnections, headerTimeout, idleTimeout, bodyTimeout),
+            ConnectionLimits.of(
+                maxConnections, headerTimeout, idleTimeout, bodyTimeout, maxStreams),
             new DriftSettings(driftDetector, driftGrace),
             new StateSettings(stateFile, stateFlush),
             PeerPolicy.of(allowUids.ids(), allowGids.ids()));

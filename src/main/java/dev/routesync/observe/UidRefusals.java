@@ -10,11 +10,12 @@ import java.util.Map;
 /**
  * {@code routesync_socket_refused_total{uid, reason}}: socket connections closed at accept because
  * the socket was at its cap ({@code reason="cap"}) or the peer's uid held its share ({@code
- * reason="uid_share"}), by the peer's uid. A client picks its uid as far as the socket's mode lets
- * it in, so the label set is bounded: the first {@link #LABELLED_UIDS} uids refused get a series of
- * their own, for good (a counter must not move between series); later ones count under {@code
- * uid="other"}, and peers whose credentials could not be read under {@code uid="unknown"}. At most
- * ({@value #LABELLED_UIDS} + 2) x 2 series.
+ * reason="uid_share"}), and calls refused because the socket had {@code --max-streams} open ({@code
+ * "stream_cap"}) or the uid held its share of them ({@code "stream_share"}), by the peer's uid. A
+ * client picks its uid as far as the socket's mode lets it in, so the label set is bounded: the
+ * first {@link #LABELLED_UIDS} uids refused get a series of their own, for good (a counter must not
+ * move between series); later ones count under {@code uid="other"}, and peers whose credentials
+ * could not be read under {@code uid="unknown"}. At most ({@value #LABELLED_UIDS} + 2) x 4 series.
  *
  * <p>Threading: called on the socket's acceptor event loop; synchronized anyway (a map lookup).
  */
@@ -25,8 +26,8 @@ final class UidRefusals {
 
   static final String NAME = "routesync.socket.refused";
   private static final String DESCRIPTION =
-      "Socket connections closed at accept (cap reached, or the uid held its share), by the"
-          + " peer's uid: the first "
+      "Socket connections closed at accept and calls refused (cap reached, or the uid held its"
+          + " share), by the peer's uid: the first "
           + LABELLED_UIDS
           + " uids refused, then other; unknown without credentials";
 

@@ -2,9 +2,6 @@ package dev.routesync.serve;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.HttpVersion;
-import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.common.GrpcStatus;
 import java.time.Duration;
 import java.util.List;
@@ -35,8 +32,6 @@ final class BodyDeadline {
           "/envoy.service.discovery.v3.AggregatedDiscoveryService/",
           "/grpc.reflection.v1.ServerReflection/",
           "/grpc.reflection.v1alpha.ServerReflection/");
-
-  private static final long CANCEL = 0x8; // HTTP/2 error code
 
   private final Vertx vertx;
   private final Duration timeout;
@@ -72,34 +67,12 @@ final class BodyDeadline {
       return;
     }
     observer.bodyTimedOut(listenerOf(request));
-    String message = "request body not received within " + timeout.toMillis() + " ms";
-    HttpServerResponse response = request.response();
-    boolean http1 = request.version() != HttpVersion.HTTP_2;
-    try {
-      if (grpc && !response.headWritten()) {
-        response
-            .setStatusCode(200)
-            .putHeader("content-type", "application/grpc")
-            .putHeader("grpc-status", Integer.toString(GrpcStatus.DEADLINE_EXCEEDED.code))
-            .putHeader("grpc-message", message)
-            .end();
-      } else if (!grpc && !response.ended()) {
-        if (http1) {
-          response.putHeader("connection", "close");
-        }
-        response
-            .setStatusCode(408)
-            .putHeader("content-type", "application/json")
-            .end(new JsonObject().put("status", 408).put("error", message).encode());
-      }
-    } catch (IllegalStateException answeredMeanwhile) {
-      // The handler answered in this same turn: the reset below still applies.
-    }
-    if (http1) {
-      request.connection().close();
-    } else {
-      response.reset(CANCEL);
-    }
+    EarlyAnswer.end(
+        request,
+        grpc,
+        GrpcStatus.DEADLINE_EXCEEDED,
+        408,
+        "request body not received within " + timeout.toMillis() + " ms");
   }
 
   private static Listener listenerOf(HttpServerRequest request) {

@@ -28,6 +28,7 @@ final class ConnectionGuard {
   private final PeerGate peers; // null: a listener without peer credentials (TCP, admin)
   private final Function<Channel, Peer> credentials;
   private final ClientShare share; // null: the cap alone (the loopback TCP listener)
+  private final StreamShare streams; // the socket only
   private final Set<Open> open = ConcurrentHashMap.newKeySet();
   private final Map<Object, Integer> perClient = new ConcurrentHashMap<>();
   private volatile boolean draining;
@@ -60,7 +61,7 @@ final class ConnectionGuard {
 
   /** The loopback TCP listener: the cap alone. */
   static ConnectionGuard tcp(ConnectionLimits limits, ServeObserver observer) {
-    return new ConnectionGuard(Listener.TCP, limits, observer, null, Peer::of, null);
+    return new ConnectionGuard(Listener.TCP, limits, observer, null, Peer::of, null, null);
   }
 
   /** The admin port: the cap, shared out per source address, idle connections evicted. */
@@ -71,20 +72,23 @@ final class ConnectionGuard {
         observer,
         null,
         Peer::of,
-        new SourceShare(ConnectionLimits.ADMIN_MAX_PER_SOURCE));
+        new SourceShare(ConnectionLimits.ADMIN_MAX_PER_SOURCE),
+        null);
   }
 
   /**
    * The socket: reads each connection's peer credentials with {@code credentials} ({@link Peer#of}
-   * but in tests), lets {@code peers} judge, and shares the cap out per uid.
+   * but in tests), lets {@code peers} judge, shares the cap out per uid, and counts each
+   * connection's HTTP/2 streams by its uid in {@code streams}.
    */
   static ConnectionGuard socket(
       ConnectionLimits limits,
       ServeObserver observer,
       PeerGate peers,
-      Function<Channel, Peer> credentials) {
+      Function<Channel, Peer> credentials,
+      StreamShare streams) {
     return new ConnectionGuard(
-        Listener.SOCKET, limits, observer, peers, credentials, new UidShare());
+        Listener.SOCKET, limits, observer, peers, credentials, new UidShare(), streams);
   }
 
   private ConnectionGuard(
@@ -93,13 +97,15 @@ final class ConnectionGuard {
       ServeObserver observer,
       PeerGate peers,
       Function<Channel, Peer> credentials,
-      ClientShare share) {
+      ClientShare share,
+      StreamShare streams) {
     this.listener = listener;
     this.limits = limits;
     this.observer = observer;
     this.peers = peers;
     this.credentials = credentials;
     this.share = share;
+    this.streams = streams;
     observer.connectionsOpen(listener, open::size);
   }
 
@@ -121,7 +127,15 @@ final class ConnectionGuard {
     if (!makeRoom(client, uid)) {
       return false;
     }
-    ConnectionWatch watch = new ConnectionWatch(child, limits, this::closedBecause);
+    ConnectionWatch watch;
+    if (streams != null && peer != null) {
+      child.attr(StreamShare.UID).set(uid);
+      watch =
+          new ConnectionWatch(
+              child, limits, this::closedBecause, delta -> streams.changed(uid, delta));
+    } else {
+      watch = new ConnectionWatch(child, limits, this::closedBecause);
+    }
     Open entry = new Open(watch, client, uid);
     open.add(entry);
     if (client != null) {

@@ -46,6 +46,14 @@ class ConnectionFlagsTest {
   }
 
   @Test
+  void theStreamCapDefaultsTo4096AndIsSetByItsFlag() {
+    assertThat(config().limits().maxStreams()).isEqualTo(4096);
+    assertThat(config("--max-streams", "100").limits().maxStreams()).isEqualTo(100);
+    assertThat(config("--max-streams", "100").describe()).contains("max-streams=100");
+    assertThatThrownBy(() -> config("--max-streams", "0")).hasMessageContaining("--max-streams");
+  }
+
+  @Test
   void outOfRangeValuesAreRefusedNamingTheFlag() {
     assertThatThrownBy(() -> config("--max-connections", "0"))
         .hasMessageContaining("--max-connections");

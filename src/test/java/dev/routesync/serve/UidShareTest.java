@@ -123,7 +123,7 @@ class UidShareTest {
         }
       }
       long series = serve.registry().find("routesync.socket.refused").counters().size();
-      assertThat(series).isLessThanOrEqualTo((32 + 2) * 2);
+      assertThat(series).isLessThanOrEqualTo((32 + 2) * SocketRefusal.values().length);
       // uid 1000 took the first label (its refusals over its share), 5000..5030 the rest.
       assertThat(refused(serve, "1000", "uid_share")).isEqualTo(CAP / 4);
       assertThat(refused(serve, "5030", "cap")).isEqualTo(1);

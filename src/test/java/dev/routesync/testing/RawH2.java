@@ -183,6 +183,11 @@ public final class RawH2 {
    * routesync.v1.Registry/<method>} call without END_STREAM: the request message never follows.
    */
   public static String headersWithoutBody(String method) {
+    return headersWithoutBody(method, 1);
+  }
+
+  /** As {@link #headersWithoutBody(String)}, on streams 1, 3, ... ({@code streams} of them). */
+  public static String headersWithoutBody(String method, int streams) {
     ByteArrayOutputStream block = new ByteArrayOutputStream();
     literal(block, ":method", "POST");
     literal(block, ":scheme", "http");
@@ -190,9 +195,11 @@ public final class RawH2 {
     literal(block, ":authority", "localhost");
     literal(block, "content-type", "application/grpc");
     literal(block, "te", "trailers");
-    return PREFACE
-        + frame(4, 0, 0, "")
-        + frame(1, 0x4, 1, block.toString(StandardCharsets.ISO_8859_1));
+    StringBuilder out = new StringBuilder(PREFACE).append(frame(4, 0, 0, ""));
+    for (int i = 0; i < streams; i++) {
+      out.append(frame(1, 0x4, 2 * i + 1, block.toString(StandardCharsets.ISO_8859_1)));
+    }
+    return out.toString();
   }
 
   public static String halfSentHeaders() {
