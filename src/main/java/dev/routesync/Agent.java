@@ -270,9 +270,6 @@ public final class Agent {
                 guards,
                 config.limits().forAdmin(),
                 metrics.serve());
-    if (adminServer != null) {
-      adminServer.serveDrift(driftView);
-    }
   }
 
   private record Wiring<T extends HasMetadata>(

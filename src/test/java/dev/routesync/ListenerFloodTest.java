@@ -41,13 +41,17 @@ class ListenerFloodTest {
         } catch (java.io.IOException e) {
           // One over the cap may be closed at accept before its bytes go out: a broken pipe is
           // the refusal under test (counted below), not a failure. Seen once in a loaded run.
-          assertThat(i).as("write %d failed: %s", i, e).isGreaterThanOrEqualTo(CAP);
+          assertThat(i).as("write %d failed: %s", i, e).isGreaterThanOrEqualTo(CAP * 3 / 4);
         }
       }
+      // One uid (this test's) holds at most three quarters of the cap; the rest are refused.
+      int admitted = CAP * 3 / 4;
       await()
           .atMost(Duration.ofSeconds(10))
           .until(
-              () -> agent.counter("routesync.connections.rejected", "listener", "socket") == CAP);
+              () ->
+                  agent.counter("routesync.connections.rejected", "listener", "socket")
+                      == 2 * CAP - admitted);
       assertThat(
               agent
                   .agent()
@@ -56,7 +60,7 @@ class ListenerFloodTest {
                   .tag("listener", "socket")
                   .gauge()
                   .value())
-          .isEqualTo(CAP);
+          .isEqualTo(admitted);
 
       HttpResponse<String> healthz =
           HttpClient.newBuilder()

@@ -324,6 +324,10 @@ public record AgentConfig(
         + Durations.format(limits.headerTimeout())
         + " idle-timeout="
         + Durations.format(limits.idleTimeout())
+        + " body-timeout="
+        + Durations.format(limits.bodyTimeout())
+        + " max-streams="
+        + limits.maxStreams()
         + " drift-detector="
         + drift.enabled()
         + " drift-grace="

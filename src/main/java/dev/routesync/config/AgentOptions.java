@@ -212,6 +212,26 @@ public final class AgentOptions {
   Duration idleTimeout;
 
   @Option(
+      names = "--body-timeout",
+      converter = DurationConverter.class,
+      defaultValue =
+          "${env:ROUTESYNC_BODY_TIMEOUT:-" + ConnectionLimits.DEFAULT_BODY_TIMEOUT_TEXT + "}",
+      description =
+          "A request's body (a gRPC call's request message) must arrive within this of its"
+              + " headers, 1s..5m, or the call is cancelled (DEADLINE_EXCEEDED; HTTP 408);"
+              + " ADS streams are exempt (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_BODY_TIMEOUT")
+  Duration bodyTimeout;
+
+  @Option(
+      names = "--max-streams",
+      defaultValue = "${env:ROUTESYNC_MAX_STREAMS:-" + ConnectionLimits.DEFAULT_MAX_STREAMS + "}",
+      description =
+          "Calls (HTTP/2 streams) open at once on the socket, 1..1000000; one uid holding half"
+              + " of them or more may not take from the last quarter, and a call over either limit"
+              + " gets RESOURCE_EXHAUSTED (default: ${DEFAULT-VALUE}). Env: ROUTESYNC_MAX_STREAMS")
+  int maxStreams;
+
+  @Option(
       names = "--node-name",
       converter = TrimmedConverter.class,
       defaultValue = "${env:ROUTESYNC_NODE_NAME:-${env:NODE_NAME:-}}",
@@ -305,7 +325,8 @@ public final class AgentOptions {
             listenTcp,
             grpcReflection,
             shutdownTimeout,
-            ConnectionLimits.of(maxConnections, headerTimeout, idleTimeout),
+            ConnectionLimits.of(
+                maxConnections, headerTimeout, idleTimeout, bodyTimeout, maxStreams),
             new DriftSettings(driftDetector, driftGrace),
             new StateSettings(stateFile, stateFlush),
             PeerPolicy.of(allowUids.ids(), allowGids.ids()));

@@ -4,6 +4,7 @@ import dev.routesync.serve.CloseReason;
 import dev.routesync.serve.GrpcMethod;
 import dev.routesync.serve.Listener;
 import dev.routesync.serve.ServeObserver;
+import dev.routesync.serve.SocketRefusal;
 import dev.routesync.serve.WatchLag;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -43,6 +44,8 @@ final class ServeMetrics implements ServeObserver {
   private final Map<Listener, Map<CloseReason, Counter>> connectionsClosed =
       new EnumMap<>(Listener.class);
   private final UidConnections byUid;
+  private final UidRefusals refusals;
+  private final Map<Listener, Counter> bodyTimeouts;
 
   ServeMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -87,6 +90,15 @@ final class ServeMetrics implements ServeObserver {
       connectionsClosed.put(listener, byReason);
     }
     this.byUid = new UidConnections(registry);
+    this.refusals = new UidRefusals(registry);
+    this.bodyTimeouts =
+        Meters.perConstant(
+            registry,
+            "routesync.requests.body.timeouts",
+            "Requests cancelled because their body had not arrived within --body-timeout",
+            Listener.class,
+            "listener",
+            Listener::label);
   }
 
   @Override
@@ -152,5 +164,15 @@ final class ServeMetrics implements ServeObserver {
   @Override
   public void socketConnections(long uid, int delta) {
     byUid.changed(uid, delta);
+  }
+
+  @Override
+  public void socketRefused(long uid, SocketRefusal why) {
+    refusals.refused(uid, why);
+  }
+
+  @Override
+  public void bodyTimedOut(Listener listener) {
+    bodyTimeouts.get(listener).increment();
   }
 }

@@ -1,6 +1,5 @@
 package dev.routesync.serve;
 
-import dev.routesync.drift.DriftView;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -18,6 +17,12 @@ import java.util.function.Supplier;
  * The admin listener on TCP: kubelet probes (kubelet cannot probe a Unix socket) and Prometheus.
  * Liveness never depends on the API server: an agent that cannot reach it keeps serving its last
  * table and must not be restarted for it.
+ *
+ * <p>It serves {@code /healthz}, {@code /readyz} and {@code /metrics}, nothing else: it listens on
+ * the pod's address, so anything that reaches the pod reaches it. Debug data such as the drift
+ * report stays on the socket. Its connections are shared out per source address, and a new one
+ * takes the place of the one idle the longest when needed ({@link SourceShare}), so holding
+ * connections open cannot shut the probes out.
  */
 public final class AdminServer {
 
@@ -34,7 +39,6 @@ public final class AdminServer {
   private final Supplier<PrometheusMeterRegistry> registry;
   private final ConnectionGuards guards;
   private final ConnectionGuard guard;
-  private final DriftRoute drift = new DriftRoute();
   private HttpServer server;
 
   /** Without connection limits: for tests that build their own Vert.x. */
@@ -69,12 +73,7 @@ public final class AdminServer {
     this.liveness = liveness;
     this.registry = registry;
     this.guards = guards;
-    this.guard = guards.enabled() ? new ConnectionGuard(Listener.ADMIN, limits, observer) : null;
-  }
-
-  /** Serves the drift detector's snapshot at {@code GET /v1/drift}; any time, any thread. */
-  public void serveDrift(DriftView view) {
-    drift.serve(view);
+    this.guard = guards.enabled() ? ConnectionGuard.admin(limits, observer) : null;
   }
 
   public Future<Integer> listen() {
@@ -82,7 +81,6 @@ public final class AdminServer {
     router.get("/healthz").handler(this::healthz);
     router.get("/readyz").handler(this::readyz);
     router.get("/metrics").handler(PrometheusScrapingHandler.create(registry.get()));
-    drift.install(router);
     Errors.install(router);
     server =
         vertx

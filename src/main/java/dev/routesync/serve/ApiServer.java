@@ -65,6 +65,7 @@ public final class ApiServer {
   private final ConnectionGuard tcpGuard;
   private final HttpApi httpApi;
   private final StaleSignal staleSignal;
+  private final StreamShare streams;
   private long staleCheck = -1;
   private HttpServer tcp;
   // Set before listen(), read on event loops: the listener start publishes it to them.
@@ -210,18 +211,18 @@ public final class ApiServer {
     this.vertx = vertx;
     this.tcpAddress = tcpAddress;
     this.guards = guards;
+    this.streams = new StreamShare(limits.maxStreams());
     this.socketGuard =
         guards.enabled()
-            ? new ConnectionGuard(
-                Listener.SOCKET,
+            ? ConnectionGuard.socket(
                 limits,
                 observer,
-                new PeerGate(guards.peers(), new PeerRefusalLog(System::nanoTime)))
+                new PeerGate(guards.peers(), new PeerRefusalLog(System::nanoTime)),
+                guards.credentials(),
+                streams)
             : null;
     this.tcpGuard =
-        guards.enabled() && tcpAddress.isPresent()
-            ? new ConnectionGuard(Listener.TCP, limits, observer)
-            : null;
+        guards.enabled() && tcpAddress.isPresent() ? ConnectionGuard.tcp(limits, observer) : null;
     this.hub = new WatchHub(observer);
     this.encodings = encodings;
     this.staleSignal = new StaleSignal(freshness, hub::wakeAll);
@@ -249,10 +250,16 @@ public final class ApiServer {
     }
     this.httpApi = new HttpApi(table, trust, freshness);
     Router router = httpApi.router(vertx);
+    BodyDeadline bodyDeadline = new BodyDeadline(vertx, limits.bodyTimeout(), observer);
     this.handler =
         request -> {
           String type = request.getHeader("content-type");
-          if (type != null && type.startsWith("application/grpc")) {
+          boolean grpcRequest = type != null && type.startsWith("application/grpc");
+          if (overStreamShare(request, grpcRequest, observer)) {
+            return;
+          }
+          bodyDeadline.arm(request, grpcRequest);
+          if (grpcRequest) {
             RequestEncoding.markUnencoded(request);
             XdsServer ads = xds;
             if (ads != null && XdsServer.handles(request)) {
@@ -269,6 +276,39 @@ public final class ApiServer {
             .setInitialSettings(
                 new Http2Settings().setMaxConcurrentStreams(MAX_CONCURRENT_STREAMS));
     this.socket = new SocketServer(vertx, socketPath, handler, options, this::onConnection);
+  }
+
+  /**
+   * Whether {@code request}, an HTTP/2 stream on the socket, is over its uid's share of {@code
+   * --max-streams}: if so it has been answered (RESOURCE_EXHAUSTED, HTTP 429) and reset.
+   */
+  private boolean overStreamShare(
+      HttpServerRequest request, boolean grpcRequest, ServeObserver observer) {
+    if (request.version() != io.vertx.core.http.HttpVersion.HTTP_2) {
+      return false;
+    }
+    Long uid = StreamShare.uidOf(request.connection());
+    if (uid == null) {
+      return false;
+    }
+    SocketRefusal refusal = streams.refusal(uid);
+    if (refusal == null) {
+      return false;
+    }
+    observer.socketRefused(uid, refusal);
+    EarlyAnswer.end(
+        request,
+        grpcRequest,
+        io.vertx.grpc.common.GrpcStatus.RESOURCE_EXHAUSTED,
+        429,
+        refusal == SocketRefusal.STREAM_SHARE
+            ? "uid "
+                + uid
+                + " holds its share of the socket's calls (--max-streams "
+                + streams.maxStreams()
+                + ")"
+            : "the socket has --max-streams " + streams.maxStreams() + " calls open");
+    return true;
   }
 
   // Vert.x would reject a clash too, but only as "Duplicated name: Registry".

@@ -12,7 +12,12 @@ public enum CloseReason {
    * Closed at accept: the peer's uid or gid is not in {@code --allow-uids} / {@code --allow-gids},
    * or its credentials could not be read while they restrict.
    */
-  PEER("peer");
+  PEER("peer"),
+  /**
+   * Idle, and closed to make room: on the admin port, a new connection from an address at its
+   * share, or at the listener's cap, takes the place of the connection idle the longest.
+   */
+  EVICTED("evicted");
 
   private final String label;
 

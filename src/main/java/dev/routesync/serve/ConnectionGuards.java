@@ -21,6 +21,7 @@ import java.net.SocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Function;
 
 /**
  * The accept hook of one Vert.x instance's listeners. Vert.x tells a connection's protocol only
@@ -38,14 +39,17 @@ public final class ConnectionGuards {
   private final boolean enabled;
   private final PeerPolicy peers;
   private final Transport preferred;
+  private final Function<Channel, Peer> credentials;
   private final Map<Object, ConnectionGuard> guards = new ConcurrentHashMap<>();
   private volatile boolean installed;
   private volatile Transport chosen;
 
-  private ConnectionGuards(boolean enabled, PeerPolicy peers, Transport preferred) {
+  private ConnectionGuards(
+      boolean enabled, PeerPolicy peers, Transport preferred, Function<Channel, Peer> credentials) {
     this.enabled = enabled;
     this.peers = peers;
     this.preferred = preferred;
+    this.credentials = credentials;
   }
 
   /** Guards for a Vert.x built with {@link #transport()}, letting any peer in. */
@@ -58,7 +62,7 @@ public final class ConnectionGuards {
    * {@code peers} allows.
    */
   public static ConnectionGuards create(PeerPolicy peers) {
-    return new ConnectionGuards(true, peers, Transport.nativeTransport());
+    return new ConnectionGuards(true, peers, Transport.nativeTransport(), Peer::of);
   }
 
   /**
@@ -66,12 +70,20 @@ public final class ConnectionGuards {
    * way to run the guards on NIO, where the kernel's peer credentials cannot be read.
    */
   public static ConnectionGuards create(PeerPolicy peers, Transport preferred) {
-    return new ConnectionGuards(true, peers, preferred);
+    return new ConnectionGuards(true, peers, preferred, Peer::of);
+  }
+
+  /**
+   * As {@link #create()}, with each socket connection's credentials from {@code credentials}
+   * instead of the kernel: a test's way to play several uids from one process.
+   */
+  static ConnectionGuards withCredentials(Function<Channel, Peer> credentials) {
+    return new ConnectionGuards(true, PeerPolicy.ANY, Transport.nativeTransport(), credentials);
   }
 
   /** No limits at all: for benchmarks and tests that build their own Vert.x. */
   public static ConnectionGuards none() {
-    return new ConnectionGuards(false, PeerPolicy.ANY, Transport.nativeTransport());
+    return new ConnectionGuards(false, PeerPolicy.ANY, Transport.nativeTransport(), Peer::of);
   }
 
   /** The native transport (epoll) when available, else NIO, with the accept hook. */
@@ -84,6 +96,10 @@ public final class ConnectionGuards {
 
   PeerPolicy peers() {
     return peers;
+  }
+
+  Function<Channel, Peer> credentials() {
+    return credentials;
   }
 
   /**

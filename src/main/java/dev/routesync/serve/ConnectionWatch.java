@@ -17,6 +17,7 @@ import io.netty.handler.codec.http2.Http2Stream;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * The timers of one connection, from accept to close, as Netty handlers in its pipeline:
@@ -40,17 +41,35 @@ final class ConnectionWatch {
   private final Channel channel;
   private final ConnectionLimits limits;
   private final Consumer<CloseReason> closedBecause;
+  private final IntConsumer streams; // HTTP/2 streams opened (+n) and closed (-1)
   private int http1InFlight;
   private boolean http1Hooked;
   private Http2Connection http2;
   private ScheduledFuture<?> headerTimer;
   private ScheduledFuture<?> idleTimer;
   private boolean draining;
+  private int fed; // bytes passed one at a time while Vert.x chose the protocol
+  private static final int PREFACE_BYTES = 24; // "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+  // Read by the listener's acceptor loop when it looks for a connection to evict: since when
+  // nothing has been in flight (System.nanoTime()), or BUSY. A connection is idle from its accept
+  // until its first request is complete: half-sent headers are no request yet.
+  private volatile long idleSince = System.nanoTime();
+  private static final long BUSY = Long.MAX_VALUE;
 
   ConnectionWatch(Channel channel, ConnectionLimits limits, Consumer<CloseReason> closedBecause) {
+    this(channel, limits, closedBecause, delta -> {});
+  }
+
+  /** Also reporting the connection's HTTP/2 streams as they open and close to {@code streams}. */
+  ConnectionWatch(
+      Channel channel,
+      ConnectionLimits limits,
+      Consumer<CloseReason> closedBecause,
+      IntConsumer streams) {
     this.channel = channel;
     this.limits = limits;
     this.closedBecause = closedBecause;
+    this.streams = streams;
   }
 
   /** Before the channel is registered: Netty runs the handler's callbacks once it is. */
@@ -70,6 +89,19 @@ final class ConnectionWatch {
             });
   }
 
+  /**
+   * Since when this connection has had nothing in flight ({@link System#nanoTime()}), or {@link
+   * Long#MAX_VALUE} while a request is being answered. Any thread.
+   */
+  long idleSince() {
+    return idleSince;
+  }
+
+  /** Closes the connection to make room for a new one; hops onto its event loop. */
+  void evict() {
+    channel.eventLoop().execute(() -> close(CloseReason.EVICTED));
+  }
+
   private boolean busy() {
     return http2 != null ? http2.numActiveStreams() > 0 : http1InFlight > 0;
   }
@@ -82,11 +114,13 @@ final class ConnectionWatch {
   }
 
   private void requestArrived() {
+    idleSince = BUSY;
     cancelHeader();
     cancelIdle();
   }
 
   private void nothingInFlight() {
+    idleSince = System.nanoTime();
     cancelHeader();
     if (draining) {
       close(CloseReason.DRAIN);
@@ -130,6 +164,11 @@ final class ConnectionWatch {
         http2 = handler.connection();
         http1InFlight = 0;
         http2.addListener(new Streams());
+        // Streams opened in the read that built the codec, before the listener: counted here,
+        // their close reaches the listener like any other's.
+        if (http2.numActiveStreams() > 0) {
+          streams.accept(http2.numActiveStreams());
+        }
         if (busy()) {
           requestArrived();
         } else if (headerTimer == null) {
@@ -171,12 +210,17 @@ final class ConnectionWatch {
       if (http2 == null && !busy()) {
         requestStarted();
       }
-      if (!hooked() && message instanceof ByteBuf bytes && bytes.readableBytes() > 1) {
-        // Vert.x picks HTTP/1 or HTTP/2 from the first bytes and builds the pipeline then. Let it
-        // decide on one byte, hook the codec it built, then pass the rest, so that the first
-        // request is seen decoded like every later one.
-        ctx.fireChannelRead(bytes.readRetainedSlice(1));
-        hook(ctx.pipeline());
+      if (message instanceof ByteBuf bytes) {
+        // Vert.x picks HTTP/1 or HTTP/2 from the first bytes (HTTP/1 at the first byte that is
+        // not the HTTP/2 preface's, HTTP/2 at the preface's last) and builds the codec then. Feed
+        // it one byte at a time until it has, hook the codec, then pass the rest: the first
+        // request, and every stream of the first read, is then seen like every later one (the
+        // per-uid stream count needs the streams opened in the preface's own read).
+        while (!hooked() && bytes.readableBytes() > 1 && fed < PREFACE_BYTES) {
+          ctx.fireChannelRead(bytes.readRetainedSlice(1));
+          fed++;
+          hook(ctx.pipeline());
+        }
       }
       ctx.fireChannelRead(message);
       hook(ctx.pipeline());
@@ -214,11 +258,13 @@ final class ConnectionWatch {
   private final class Streams extends Http2ConnectionAdapter {
     @Override
     public void onStreamActive(Http2Stream stream) {
+      streams.accept(1);
       requestArrived();
     }
 
     @Override
     public void onStreamClosed(Http2Stream stream) {
+      streams.accept(-1);
       // Netty counts the stream out after telling its listeners: look once it has.
       channel
           .eventLoop()

@@ -10,11 +10,12 @@ import io.vertx.ext.web.RoutingContext;
 import java.time.temporal.ChronoUnit;
 
 /**
- * {@code GET /v1/drift}, on the socket and the admin port: the drift detector's latest snapshot,
- * read without locking. Always 200: the answer says whether the detector runs ({@code "detector":
- * "on"}, {@code "starting"} until its watches have synced, or {@code "off"} with a {@code
- * "reason"}), so an empty list is never mistaken for a clean node. Not a {@code routesync.v1}
- * message: the detector's report is not part of the gRPC contract sidecars use.
+ * {@code GET /v1/drift}, on the socket only (never the admin port, which anyone reaching the pod
+ * reaches): the drift detector's latest snapshot, read without locking. Always 200: the answer says
+ * whether the detector runs ({@code "detector": "on"}, {@code "starting"} until its watches have
+ * synced, or {@code "off"} with a {@code "reason"}), so an empty list is never mistaken for a clean
+ * node. Not a {@code routesync.v1} message: the detector's report is not part of the gRPC contract
+ * sidecars use.
  */
 final class DriftRoute {
 

@@ -46,4 +46,17 @@ public interface ServeObserver {
    * implementation must bound what it keeps per uid.
    */
   void socketConnections(long uid, int delta);
+
+  /**
+   * A socket connection from a peer the peer policy lets in was closed at accept: the socket was at
+   * its cap, or {@code uid} held its share of it. {@code uid} as in {@link #socketConnections}; an
+   * implementation must bound the uids it keeps a series for.
+   */
+  void socketRefused(long uid, SocketRefusal why);
+
+  /**
+   * A request was cancelled because its body (the request message, for gRPC) had not arrived within
+   * the body timeout.
+   */
+  void bodyTimedOut(Listener listener);
 }

@@ -8,7 +8,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** --max-connections, --header-timeout and --idle-timeout reach the configuration, checked. */
+/**
+ * --max-connections, --header-timeout, --idle-timeout and --body-timeout reach the configuration,
+ * checked.
+ */
 class ConnectionFlagsTest {
 
   private static AgentConfig config(String... args) {
@@ -27,6 +30,27 @@ class ConnectionFlagsTest {
     assertThat(limits.forAdmin().maxConnections())
         .isEqualTo(ConnectionLimits.ADMIN_MAX_CONNECTIONS);
     assertThat(config("--max-connections", "200").describe()).contains("max-connections=200");
+  }
+
+  @Test
+  void theBodyTimeoutDefaultsToFiveSecondsAndIsSetByItsFlagOrEnvTwin() {
+    assertThat(config().limits().bodyTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config("--body-timeout", "2s").limits().bodyTimeout())
+        .isEqualTo(Duration.ofSeconds(2));
+    assertThat(config("--body-timeout", "2s").limits().forAdmin().bodyTimeout())
+        .isEqualTo(Duration.ofSeconds(2));
+    assertThat(config("--body-timeout", "2s").describe()).contains("body-timeout=2s");
+    assertThatThrownBy(() -> config("--body-timeout", "500ms"))
+        .hasMessageContaining("--body-timeout");
+    assertThatThrownBy(() -> config("--body-timeout", "6m")).hasMessageContaining("--body-timeout");
+  }
+
+  @Test
+  void theStreamCapDefaultsTo4096AndIsSetByItsFlag() {
+    assertThat(config().limits().maxStreams()).isEqualTo(4096);
+    assertThat(config("--max-streams", "100").limits().maxStreams()).isEqualTo(100);
+    assertThat(config("--max-streams", "100").describe()).contains("max-streams=100");
+    assertThatThrownBy(() -> config("--max-streams", "0")).hasMessageContaining("--max-streams");
   }
 
   @Test

@@ -30,6 +30,10 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.RollingUpdateDaemonSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicySpec;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -193,6 +197,64 @@ class DaemonsetManifestsTest {
               assertThat(p.getName()).isEqualTo("admin");
               assertThat(p.getContainerPort()).isEqualTo(adminPort);
             });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"daemonset/base", "daemonset/overlays/example"})
+  void aNetworkPolicyAdmitsToTheAdminPortOnlyPrometheusNamespaceAndNodes(String dir) {
+    Install install = install(dir);
+    List<NetworkPolicy> policies = install.of(NetworkPolicy.class);
+    assertThat(policies).as("%s: NetworkPolicies", dir).hasSize(1);
+    NetworkPolicySpec spec = policies.get(0).getSpec();
+    // It selects the agent's pods (and nothing on them is reachable but what it lists).
+    Map<String, String> podLabels =
+        install.daemonSet().getSpec().getTemplate().getMetadata().getLabels();
+    assertThat(podLabels).containsAllEntriesOf(spec.getPodSelector().getMatchLabels());
+    assertThat(spec.getPodSelector().getMatchExpressions()).isNullOrEmpty();
+    assertThat(spec.getPolicyTypes()).containsExactly("Ingress");
+    assertThat(spec.getIngress()).as("%s: ingress rules", dir).hasSize(1);
+    NetworkPolicyIngressRule rule = spec.getIngress().get(0);
+    // Only the admin port, by the container port's name.
+    assertThat(rule.getPorts())
+        .singleElement()
+        .satisfies(
+            port -> {
+              assertThat(port.getPort()).isEqualTo(new IntOrString("admin"));
+              assertThat(port.getProtocol()).isEqualTo("TCP");
+            });
+    // Never an empty peer list or an empty peer: each would admit everyone.
+    assertThat(rule.getFrom()).isNotEmpty();
+    for (NetworkPolicyPeer peer : rule.getFrom()) {
+      assertThat(peer.getPodSelector()).as("%s: a pod selector admits pods anywhere", dir).isNull();
+      if (peer.getIpBlock() != null) {
+        assertThat(peer.getIpBlock().getCidr()).isNotIn("0.0.0.0/0", "::/0");
+      } else {
+        assertThat(peer.getNamespaceSelector().getMatchLabels())
+            .as("%s: the Prometheus namespace, by name", dir)
+            .containsOnlyKeys("kubernetes.io/metadata.name");
+      }
+    }
+  }
+
+  @Test
+  void thePrometheusNamespaceIsSetInTheOverlayByAPatch() {
+    assertThat(prometheusNamespaces("daemonset/base")).containsExactly("monitoring");
+    assertThat(prometheusNamespaces("daemonset/overlays/example")).containsExactly("observability");
+  }
+
+  private static List<String> prometheusNamespaces(String dir) {
+    return install(dir)
+        .of(NetworkPolicy.class)
+        .get(0)
+        .getSpec()
+        .getIngress()
+        .get(0)
+        .getFrom()
+        .stream()
+        .filter(peer -> peer.getNamespaceSelector() != null)
+        .map(
+            peer -> peer.getNamespaceSelector().getMatchLabels().get("kubernetes.io/metadata.name"))
+        .toList();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -91,6 +91,13 @@ class MetricsSeriesTest {
     }
     metrics.serve().socketConnections(1000, 1); // a uid's own series
     metrics.serve().socketConnections(-1, 1); // credentials unreadable
+    for (dev.routesync.serve.SocketRefusal why : dev.routesync.serve.SocketRefusal.values()) {
+      metrics.serve().socketRefused(1000, why); // a uid's own series
+      metrics.serve().socketRefused(-1, why); // credentials unreadable
+    }
+    for (dev.routesync.serve.Listener listener : dev.routesync.serve.Listener.values()) {
+      metrics.serve().bodyTimedOut(listener);
+    }
     DriftObserver drift = metrics.drift();
     DriftObserver.PortSeries quote = new DriftObserver.PortSeries("shop", "quote", "http");
     for (MissingReason reason : MissingReason.values()) {

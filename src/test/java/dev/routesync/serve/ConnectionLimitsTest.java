@@ -12,6 +12,7 @@ import dev.routesync.testing.WatchRecorder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The socket listener's header timeout, idle timeout and connection cap. */
@@ -94,7 +95,17 @@ class ConnectionLimitsTest {
   @Test
   void connectionsOverTheCapAreClosedAtAcceptAndCounted() throws Exception {
     List<RawConnection> held = new ArrayList<>();
-    try (ServeHarness serve = new ServeHarness(new ConnectionLimits(4, LONG, LONG))) {
+    // Each connection its own uid, so that the cap alone applies (one uid holds at most three
+    // quarters of it: UidShareTest).
+    AtomicInteger uids = new AtomicInteger(1000);
+    try (ServeHarness serve =
+        new ServeHarness(
+            new ConnectionLimits(4, LONG, LONG),
+            ConnectionGuards.withCredentials(
+                channel -> {
+                  int uid = uids.getAndIncrement();
+                  return new Peer(1, uid, uid);
+                }))) {
       for (int i = 0; i < 4; i++) {
         held.add(RawConnection.unix(serve.socket()).write("GET /v1/serv"));
       }

@@ -7,14 +7,9 @@ import dev.routesync.drift.DriftSnapshot;
 import dev.routesync.rules.MissingReason;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
-import dev.routesync.testing.Http1;
 import dev.routesync.testing.UdsHttp;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -26,7 +21,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code GET /v1/drift} on the socket and on the admin port, from a snapshot the test sets. */
+/**
+ * {@code GET /v1/drift} on the socket, from a snapshot the test sets (the admin port does not serve
+ * it: {@code AdminFloodTest}).
+ */
 class DriftRouteTest {
 
   @TempDir Path dir;
@@ -35,8 +33,6 @@ class DriftRouteTest {
       new AtomicReference<>(DriftSnapshot.STARTING_EMPTY);
   private Vertx vertx;
   private SocketServer socket;
-  private AdminServer admin;
-  private int adminPort;
   private UdsHttp http;
 
   @BeforeEach
@@ -48,29 +44,17 @@ class DriftRouteTest {
     socket = new SocketServer(vertx, dir.resolve("api.sock"), api.router(vertx));
     socket.listen().await(10, TimeUnit.SECONDS);
     http = new UdsHttp(dir.resolve("api.sock"));
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    admin =
-        new AdminServer(
-            vertx,
-            "127.0.0.1",
-            0,
-            new Readiness(),
-            () -> Future.succeededFuture(""),
-            () -> registry);
-    admin.serveDrift(snapshot::get);
-    adminPort = admin.listen().await(10, TimeUnit.SECONDS);
   }
 
   @AfterEach
   void stop() throws Exception {
     http.close();
-    admin.close().await(10, TimeUnit.SECONDS);
     socket.close().await(10, TimeUnit.SECONDS);
     vertx.close().await(10, TimeUnit.SECONDS);
   }
 
   @Test
-  void listsTheDriftingPodsSortedWithRfc3339SinceOnBothListeners() throws Exception {
+  void listsTheDriftingPodsSortedWithRfc3339Since() throws Exception {
     snapshot.set(
         new DriftSnapshot(
             DriftSnapshot.State.ON,
@@ -79,7 +63,7 @@ class DriftRouteTest {
                 entry("quote-new-1", MissingReason.NAMED_PORT_NOT_FOUND),
                 entry("quote-new-2", MissingReason.NOT_IN_ENDPOINTS))));
 
-    for (JsonObject body : List.of(socketGet(), adminGet())) {
+    for (JsonObject body : List.of(socketGet())) {
       assertThat(body.getString("detector")).isEqualTo("on");
       assertThat(body.containsKey("reason")).isFalse();
       assertThat(body.getJsonArray("drift")).hasSize(2);
@@ -100,7 +84,7 @@ class DriftRouteTest {
   void aDetectorThatIsOffSaysSoAndWhyWithAnEmptyList() throws Exception {
     snapshot.set(DriftSnapshot.off("no --node-name (NODE_NAME)"));
 
-    for (JsonObject body : List.of(socketGet(), adminGet())) {
+    for (JsonObject body : List.of(socketGet())) {
       assertThat(body.getString("detector")).isEqualTo("off");
       assertThat(body.getString("reason")).contains("--node-name");
       assertThat(body.getJsonArray("drift")).isEmpty();
@@ -124,12 +108,6 @@ class DriftRouteTest {
     assertThat(reply.status()).isEqualTo(200);
     assertThat(reply.contentType()).isEqualTo("application/json");
     return reply.json();
-  }
-
-  private JsonObject adminGet() throws Exception {
-    HttpResponse<String> reply = Http1.get("http://127.0.0.1:" + adminPort + "/v1/drift");
-    assertThat(reply.statusCode()).isEqualTo(200);
-    return new JsonObject(reply.body());
   }
 
   private static DriftEntry entry(String pod, MissingReason reason) {

@@ -43,6 +43,17 @@ public final class RawConnection implements AutoCloseable {
     return new RawConnection(channel);
   }
 
+  /**
+   * A TCP connection to {@code port} on 127.0.0.1 from {@code source}, another loopback address
+   * (127.0.0.2, ...): Linux routes all of 127/8 to lo, so one test plays many clients' addresses.
+   */
+  public static RawConnection tcpFrom(String source, int port) throws IOException {
+    SocketChannel channel = SocketChannel.open();
+    channel.bind(new InetSocketAddress(source, 0));
+    channel.socket().connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+    return new RawConnection(channel);
+  }
+
   public static RawConnection to(SocketAddress address) throws IOException {
     return address instanceof UnixDomainSocketAddress unix
         ? unix(unix.getPath())

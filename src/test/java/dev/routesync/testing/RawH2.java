@@ -178,6 +178,30 @@ public final class RawH2 {
   }
 
   /** The preface, SETTINGS, then the first bytes of a HEADERS frame: a request cut short. */
+  /**
+   * The preface, an empty SETTINGS, and on stream 1 the whole HEADERS of a unary {@code
+   * routesync.v1.Registry/<method>} call without END_STREAM: the request message never follows.
+   */
+  public static String headersWithoutBody(String method) {
+    return headersWithoutBody(method, 1);
+  }
+
+  /** As {@link #headersWithoutBody(String)}, on streams 1, 3, ... ({@code streams} of them). */
+  public static String headersWithoutBody(String method, int streams) {
+    ByteArrayOutputStream block = new ByteArrayOutputStream();
+    literal(block, ":method", "POST");
+    literal(block, ":scheme", "http");
+    literal(block, ":path", "/routesync.v1.Registry/" + method);
+    literal(block, ":authority", "localhost");
+    literal(block, "content-type", "application/grpc");
+    literal(block, "te", "trailers");
+    StringBuilder out = new StringBuilder(PREFACE).append(frame(4, 0, 0, ""));
+    for (int i = 0; i < streams; i++) {
+      out.append(frame(1, 0x4, 2 * i + 1, block.toString(StandardCharsets.ISO_8859_1)));
+    }
+    return out.toString();
+  }
+
   public static String halfSentHeaders() {
     String headers = frame(1, 0x4, 1, watchHeaders());
     return PREFACE + frame(4, 0, 0, "") + headers.substring(0, headers.length() / 2);

@@ -84,6 +84,12 @@ public final class ServeHarness implements AutoCloseable {
     return harness;
   }
 
+  /** With {@code limits} and these guards (a peer policy, a peer-credential source), listening. */
+  public ServeHarness(ConnectionLimits limits, ConnectionGuards guards) throws Exception {
+    this(TableTrust.synced(), limits, guards, Optional.empty());
+    listen().await(10, TimeUnit.SECONDS);
+  }
+
   /** Serving nothing until {@link #markSynced}, as an agent before its first list. */
   public static ServeHarness unsynced() throws Exception {
     return new ServeHarness(TableTrust.untrusted(), ConnectionLimits.DEFAULT);

@@ -1,9 +1,15 @@
 package dev.routesync.bench;
 
+import java.net.StandardProtocolFamily;
 import java.net.URI;
+import java.net.UnixDomainSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -11,11 +17,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * What the agent's drift detector says, from its admin port: {@code GET /v1/drift} (whether it
- * runs, and the drifts it reports) and its gauges on {@code /metrics}: {@code routesync_drift_pods}
- * (sum) and {@code routesync_service_ready_endpoints} (one series per Service with pods on this
- * node, so their count shows that the detector matched this node's pods to their Services, and
- * their sum that it read those Services' slices).
+ * What the agent's drift detector says: {@code GET /v1/drift} on its socket (whether it runs, and
+ * the drifts it reports; the admin port does not serve it) and its gauges on the admin port's
+ * {@code /metrics}: {@code routesync_drift_pods} (sum) and {@code
+ * routesync_service_ready_endpoints} (one series per Service with pods on this node, so their count
+ * shows that the detector matched this node's pods to their Services, and their sum that it read
+ * those Services' slices).
  *
  * <p>The node {@link ScaleSeed} writes is clean, so a run that measures the detector checks that it
  * is {@code on}, reports nothing, and sees the Services the seed put pods of on this node.
@@ -57,18 +64,19 @@ final class DriftCheck {
   private DriftCheck() {}
 
   /** The detector's report once it is past {@code starting} (or {@code timeout} passed). */
-  static Report await(HttpClient http, int adminPort, Duration timeout) throws Exception {
+  static Report await(HttpClient http, int adminPort, Path socket, Duration timeout)
+      throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
-    Report report = read(http, adminPort);
+    Report report = read(http, adminPort, socket);
     while ("starting".equals(report.detector()) && System.nanoTime() < deadline) {
       Thread.sleep(200);
-      report = read(http, adminPort);
+      report = read(http, adminPort, socket);
     }
     return report;
   }
 
-  static Report read(HttpClient http, int adminPort) throws Exception {
-    JsonNode drift = JSON.readTree(get(http, adminPort, "/v1/drift"));
+  static Report read(HttpClient http, int adminPort, Path socket) throws Exception {
+    JsonNode drift = JSON.readTree(socketGet(socket, "/v1/drift"));
     String metrics = get(http, adminPort, "/metrics");
     int series = 0;
     double ready = 0;
@@ -108,6 +116,31 @@ final class DriftCheck {
     }
     return Map.entry(
         line.substring(0, end), Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
+  }
+
+  /** One HTTP/1.1 GET on the agent's Unix socket (the JDK client speaks TCP only). */
+  private static String socketGet(Path socket, String path) throws Exception {
+    try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      channel.connect(UnixDomainSocketAddress.of(socket));
+      channel.write(
+          ByteBuffer.wrap(
+              ("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                  .getBytes(StandardCharsets.ISO_8859_1)));
+      // Blocking reads until the agent closes (Connection: close); it answers within
+      // milliseconds, and an agent gone closes the socket too.
+      java.io.ByteArrayOutputStream received = new java.io.ByteArrayOutputStream();
+      ByteBuffer in = ByteBuffer.allocate(64 * 1024);
+      while (channel.read(in) >= 0) {
+        received.write(in.array(), 0, in.position());
+        in.clear();
+      }
+      String answer = received.toString(StandardCharsets.UTF_8);
+      if (!answer.startsWith("HTTP/1.1 200 ")) {
+        throw new IllegalStateException(
+            path + " on " + socket + " answered " + answer.lines().findFirst().orElse("nothing"));
+      }
+      return answer.substring(answer.indexOf("\r\n\r\n") + 4);
+    }
   }
 
   private static String get(HttpClient http, int port, String path) throws Exception {

@@ -162,6 +162,7 @@ public final class ScaleRun {
     Path kubeconfig = dir.resolve("kubeconfig");
     Files.writeString(kubeconfig, kubeconfig("http://127.0.0.1:" + proxy.port()));
     int admin = freePort();
+    Path socket = dir.resolve("rs.sock");
     Path gcLog = dir.resolve("gc.log");
     Path log = dir.resolve("agent.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -179,7 +180,7 @@ public final class ScaleRun {
             "--kubeconfig",
             kubeconfig.toString(),
             "--socket",
-            dir.resolve("rs.sock").toString(),
+            socket.toString(),
             "--admin-port",
             Integer.toString(admin),
             "--state-file",
@@ -209,7 +210,7 @@ public final class ScaleRun {
         Thread.sleep(100);
       }
       double ready = (System.nanoTime() - start) / 1e9;
-      DriftCheck.Report driftAtReady = DriftCheck.await(http, admin, Duration.ofMinutes(2));
+      DriftCheck.Report driftAtReady = DriftCheck.await(http, admin, socket, Duration.ofMinutes(2));
       System.out.println("drift at ready: " + driftAtReady.line());
       long pid = agent.pid();
       long heapAfterGc = heapAfterGc(pid);
@@ -275,7 +276,7 @@ public final class ScaleRun {
         // NotInEndpoints is reported only after the grace from the last sync (the relist's):
         // past it, a pod the slices miss would show.
         Thread.sleep(DRIFT_GRACE.plusSeconds(2).toMillis());
-        DriftCheck.Report after = DriftCheck.read(http, admin);
+        DriftCheck.Report after = DriftCheck.read(http, admin, socket);
         System.out.println("drift after the relist and its grace: " + after.line());
         boolean clean = driftAtReady.matches(seeded) && after.matches(seeded);
         driftResult = clean ? "on" : "on-UNEXPECTED"; // the two lines above say what
