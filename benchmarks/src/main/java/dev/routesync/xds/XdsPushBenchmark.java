@@ -305,7 +305,8 @@ public class XdsPushBenchmark {
                   }
                   case "writeMessage" -> {
                     // The streams write the bytes they assembled (SotwStream, ResponseBytes).
-                    io.vertx.grpc.common.GrpcMessage raw = (io.vertx.grpc.common.GrpcMessage) args[0];
+                    io.vertx.grpc.common.GrpcMessage raw =
+                        (io.vertx.grpc.common.GrpcMessage) args[0];
                     DiscoveryResponse message =
                         DiscoveryResponse.parseFrom(raw.payload().getBytes());
                     client.bytes += raw.payload().length();
