@@ -113,8 +113,14 @@ public final class XdsResources {
 
   /**
    * The endpoints of cluster {@code name}: one locality per zone (the endpoints with no zone share
-   * one with an empty zone), weighted by its endpoint count; ready endpoints HEALTHY, serving
-   * terminating ones DRAINING.
+   * one with an empty zone), weighted by its endpoint count.
+   *
+   * <p>Health says where calls go, as kube-proxy routes them: while the port has a ready endpoint,
+   * the ready ones are HEALTHY and serving terminating ones DRAINING (Envoy and gRPC send them no
+   * new calls); once none is ready, the serving terminating ones are the fallback (KEP-1669) and go
+   * HEALTHY, because both Envoy and gRPC route only to HEALTHY (or UNKNOWN) endpoints and would
+   * otherwise fail every call while those pods still answer. Endpoints neither ready nor serving
+   * are left out.
    *
    * <p>When there is nothing to route to (no such Service, no such port on it, no ready endpoint on
    * that port) the assignment drops every call, with a category that says why: clients fail calls
@@ -134,14 +140,24 @@ public final class XdsResources {
     if (selection.isEmpty()) {
       return dropsEverything(assignment, NO_SUCH_SERVICE);
     }
+    boolean anyReady = false;
+    for (Endpoint endpoint : service.get().endpoints()) {
+      if (endpoint.ready() && selection.get().on(endpoint).isPresent()) {
+        anyReady = true;
+        break;
+      }
+    }
     Map<String, List<LbEndpoint>> byZone = new TreeMap<>();
     for (Endpoint endpoint : service.get().endpoints()) {
-      Optional<Port> port = selection.get().on(endpoint);
+      Optional<HealthStatus> health = health(endpoint, anyReady);
+      Optional<Port> port = health.isEmpty() ? Optional.empty() : selection.get().on(endpoint);
       if (port.isEmpty()) {
         continue;
       }
       String zone = endpoint.zone() == null ? "" : endpoint.zone();
-      byZone.computeIfAbsent(zone, z -> new ArrayList<>()).add(lbEndpoint(endpoint, port.get()));
+      byZone
+          .computeIfAbsent(zone, z -> new ArrayList<>())
+          .add(lbEndpoint(endpoint, port.get(), health.get()));
     }
     if (byZone.isEmpty()) {
       return dropsEverything(assignment, NO_READY_ENDPOINTS);
@@ -202,7 +218,7 @@ public final class XdsResources {
         && assignment.getPolicy().getDropOverloads(0).getDropPercentage().getNumerator() == 100;
   }
 
-  private static LbEndpoint lbEndpoint(Endpoint endpoint, Port port) {
+  private static LbEndpoint lbEndpoint(Endpoint endpoint, Port port, HealthStatus health) {
     return LbEndpoint.newBuilder()
         .setEndpoint(
             io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
@@ -212,17 +228,22 @@ public final class XdsResources {
                             SocketAddress.newBuilder()
                                 .setAddress(endpoint.ip())
                                 .setPortValue(port.port()))))
-        .setHealthStatus(health(endpoint))
+        .setHealthStatus(health)
         .build();
   }
 
-  static HealthStatus health(Endpoint endpoint) {
+  /**
+   * How {@code endpoint} is sent, given whether the port has a ready endpoint: nothing for an
+   * endpoint no call may reach (neither ready nor serving).
+   */
+  static Optional<HealthStatus> health(Endpoint endpoint, boolean anyReady) {
     if (endpoint.ready()) {
-      return HealthStatus.HEALTHY;
+      return Optional.of(HealthStatus.HEALTHY);
     }
-    return endpoint.serving() && endpoint.terminating()
-        ? HealthStatus.DRAINING
-        : HealthStatus.UNHEALTHY;
+    if (endpoint.serving() && endpoint.terminating()) {
+      return Optional.of(anyReady ? HealthStatus.DRAINING : HealthStatus.HEALTHY);
+    }
+    return Optional.empty();
   }
 
   /**

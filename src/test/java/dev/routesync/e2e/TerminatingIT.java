@@ -25,7 +25,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -128,14 +127,11 @@ class TerminatingIT {
   }
 
   /**
-   * Fails today, for issue 22A only: with the pods ready the client reaches both; once only
-   * draining pods remain, the agent sends them as DRAINING (its EDS, in grpc-js's trace) and every
-   * call fails with UNAVAILABLE "priority policy has empty priority list". With the fallback sent
-   * as HEALTHY instead (tried, not kept) it passes.
+   * An unmodified grpc-js-xds client reaches both pods while they are ready, and keeps reaching
+   * them once only draining pods remain: the fallback is sent HEALTHY. (Sent as DRAINING, every
+   * call failed with UNAVAILABLE "priority policy has empty priority list".)
    */
   @Test
-  @Disabled(
-      "issue 22A: the terminating fallback is sent as DRAINING; gRPC uses only HEALTHY/UNKNOWN")
   void anXdsClientKeepsReachingTerminatingPods() throws Exception {
     deploy(2);
     try (AgentProcess agent = startAgent()) {

@@ -201,11 +201,12 @@ class AdsConformanceTest {
 
   /**
    * The table keeps serving-terminating endpoints only while none is ready (kube-proxy's fallback,
-   * see EndpointMerger), so a Service whose every pod is terminating shows them, as DRAINING; an
+   * see EndpointMerger), so a Service whose every pod is terminating shows them, and they are the
+   * fallback clients route to: HEALTHY, since Envoy and gRPC send nothing to DRAINING endpoints; an
    * endpoint that is neither ready nor serving is not published at all.
    */
   @Test
-  void servingTerminatingEndpointsAreDraining() throws Exception {
+  void servingTerminatingEndpointsAreTheFallbackWhenNoneIsReady() throws Exception {
     cluster.apply(
         XdsObjects.slice(
             "shop",
@@ -229,7 +230,7 @@ class AdsConformanceTest {
     }
     assertThat(health)
         .containsExactlyInAnyOrderEntriesOf(
-            Map.of("10.3.0.1:8080", HealthStatus.DRAINING, "10.3.0.2:8080", HealthStatus.DRAINING));
+            Map.of("10.3.0.1:8080", HealthStatus.HEALTHY, "10.3.0.2:8080", HealthStatus.HEALTHY));
   }
 
   @Test

@@ -155,12 +155,32 @@ class GrpcJsXdsInteropTest {
         .as("no call found no endpoint while the endpoint was swapped")
         .noneMatch(Result::unavailable);
 
+    // 2b. B's pod is terminating, still serving, and no endpoint is ready anywhere (a replicas: 1
+    // rollout): kube-proxy's fallback routes to it, and so must the assignment grpc-js gets.
+    int beforeTerminating = client.results().size();
+    cluster.apply(slice(backendB, Slices.Conditions.TERMINATING_SERVING));
+    Awaitility.await("the table holds B as serving and terminating")
+        .atMost(FOLLOWS)
+        .until(
+            () ->
+                agent
+                    .service("shop", "cart")
+                    .filter(
+                        cart ->
+                            cart.endpoints().size() == 1 && cart.endpoints().get(0).terminating())
+                    .isPresent());
+    awaitCount(client.results().size() + 10);
+    assertThat(client.resultsFrom(beforeTerminating))
+        .as("calls keep reaching B while it drains and nothing else can take them")
+        .noneMatch(Result::unavailable)
+        .anyMatch(r -> r.answeredBy("backend-b"));
+
     // 3. The Service is deleted (and its slice, as Kubernetes' garbage collector deletes it):
     // calls fail fast with UNAVAILABLE, not by their deadline.
     int beforeDelete = client.results().size();
     long deleted = System.nanoTime();
     cluster.delete(service);
-    cluster.delete(slice(backendB));
+    cluster.delete(slice(backendB, Slices.Conditions.TERMINATING_SERVING));
     awaitLatest("calls fail with UNAVAILABLE", FOLLOWS, Result::unavailable);
     long failedMs = (System.nanoTime() - deleted) / 1_000_000;
     int firstFailure = indexOfFirst(beforeDelete, r -> !r.ok());
@@ -246,6 +266,11 @@ class GrpcJsXdsInteropTest {
    * port, which the named targetPort resolved to for that pod.
    */
   private static EndpointSlice slice(IdBackend backend) {
+    return slice(backend, Slices.Conditions.READY);
+  }
+
+  /** The same slice with its one pod in {@code conditions}. */
+  private static EndpointSlice slice(IdBackend backend, Slices.Conditions conditions) {
     EndpointSlice slice =
         Slices.slice(
             "shop",
@@ -253,7 +278,9 @@ class GrpcJsXdsInteropTest {
             "cart",
             true,
             backend.port(),
-            List.of(Slices.Pod.ready("cart-" + backend.id(), "127.0.0.1")));
+            List.of(
+                new Slices.Pod(
+                    "cart-" + backend.id(), "127.0.0.1", "node-a", "zone-a", conditions)));
     slice.setPorts(
         List.of(
             new EndpointPortBuilder()

@@ -143,6 +143,34 @@ class XdsInteropTest {
     awaitOnly(channel, "c");
   }
 
+  /**
+   * No endpoint is ready anywhere and one still serves while it terminates (a {@code replicas: 1}
+   * rollout, a drained node): kube-proxy routes to it (KEP-1669), and so must grpc-java, which
+   * routes only to HEALTHY or UNKNOWN endpoints.
+   */
+  @Test
+  void servingTerminatingEndpointKeepsGettingCallsWhenNoneIsReady() throws Exception {
+    serve(Map.of("b", Conditions.READY));
+    ManagedChannel channel = channel(TARGET);
+    awaitFirstRoute(channel, "b");
+
+    serve(Map.of("b", Conditions.TERMINATING_SERVING));
+    Awaitility.await()
+        .atMost(FOLLOW)
+        .until(
+            () ->
+                agent
+                    .service("shop", "cart")
+                    .filter(cart -> cart.endpoints().get(0).terminating())
+                    .isPresent());
+    // What the client last heard still routes to b: ask the agent for a fresh answer, as a new
+    // channel does, then check the old channel too.
+    ManagedChannel fresh = channel(TARGET);
+    awaitFirstRoute(fresh, "b");
+    assertThat(calls(fresh, 20)).containsOnly("b");
+    assertThat(calls(channel, 20)).containsOnly("b");
+  }
+
   @Test
   void deletedServiceFailsCallsFastWithUnavailable() throws Exception {
     serve(Map.of("a", Conditions.READY));

@@ -107,6 +107,33 @@ class XdsResourcesTest {
   }
 
   @Test
+  void servingTerminatingEndpointsAreHealthyOnlyWhileThePortHasNoReadyOne() {
+    List<Port> grpc = List.of(new Port("grpc", 9090, "TCP"));
+    List<Port> http = List.of(new Port("http", 8000, "TCP"));
+    ServiceEndpoints service =
+        service(
+            List.of(
+                endpoint("10.0.0.1", "a", grpc, true),
+                endpoint("10.0.0.2", "a", grpc, false),
+                endpoint("10.0.0.3", "a", http, false),
+                new Endpoint("10.0.0.4", http, "a", "node", "pod-4", false, false, true)),
+            List.of(new Port("grpc", 8080, "TCP"), new Port("http", 80, "TCP")));
+    // grpc has a ready endpoint: the terminating one drains.
+    assertThat(assignment("cart.shop:8080", service).getEndpoints(0).getLbEndpointsList())
+        .extracting(LbEndpoint::getHealthStatus)
+        .containsExactly(HealthStatus.HEALTHY, HealthStatus.DRAINING);
+    // http has none: its serving terminating endpoint is the fallback, and one that no longer
+    // serves is left out.
+    ClusterLoadAssignment fallback = assignment("cart.shop:80", service);
+    assertThat(XdsResources.dropsEverything(fallback)).isFalse();
+    assertThat(fallback.getEndpoints(0).getLbEndpointsList())
+        .extracting(
+            e -> e.getEndpoint().getAddress().getSocketAddress().getAddress(),
+            LbEndpoint::getHealthStatus)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("10.0.0.3", HealthStatus.HEALTHY));
+  }
+
+  @Test
   void oneLocalityPerZoneWeightedByItsEndpointsAndTerminatingOnesDrain() {
     List<Port> grpc = List.of(new Port("grpc", 9090, "TCP"));
     ServiceEndpoints service =
