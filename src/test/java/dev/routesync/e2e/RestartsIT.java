@@ -54,6 +54,7 @@ class RestartsIT {
     }
     ns.cluster().script("start", "etcd");
     ns.cluster().script("start", "kube-apiserver");
+    Workloads.awaitControllersServing(ns.client());
   }
 
   @Test

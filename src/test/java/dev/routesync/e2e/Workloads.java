@@ -25,14 +25,32 @@ final class Workloads {
    * ServiceAccount admission plugin refuses Pods before that).
    */
   static String namespace(KubernetesClient client, String prefix) {
+    return namespace(client, prefix, Duration.ofSeconds(30));
+  }
+
+  /** {@link #namespace(KubernetesClient, String)}, waiting up to {@code within} for its account. */
+  static String namespace(KubernetesClient client, String prefix, Duration within) {
     String name = prefix + "-" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
     Namespace namespace =
         new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build();
     client.namespaces().resource(namespace).create();
     Awaitility.await()
-        .atMost(Duration.ofSeconds(30))
+        .atMost(within)
+        .ignoreExceptions()
         .until(() -> client.serviceAccounts().inNamespace(name).withName("default").get() != null);
     return name;
+  }
+
+  /**
+   * Waits until the controllers serve again after a control-plane restart: a restarted API server
+   * answers the controller manager's first watches 403 until its authorizer has synced (seen on a
+   * loaded machine), and client-go then backs off, so a new namespace may wait over 30 s for its
+   * ServiceAccount. A test that restarts a component waits here, so the next test starts on a
+   * working cluster whatever the order.
+   */
+  static void awaitControllersServing(KubernetesClient client) {
+    String probe = namespace(client, "controllers-up", Duration.ofMinutes(3));
+    client.namespaces().withName(probe).delete();
   }
 
   /**
