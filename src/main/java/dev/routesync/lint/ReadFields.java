@@ -21,7 +21,7 @@ interface ReadFields {
   record Keys(Map<String, ReadFields> keys) implements ReadFields {
     @Override
     public ReadFields child(String key) {
-      return keys.get(key);
+      return key == null ? null : keys.get(key); // a key that is not a string: read nothing
     }
   }
 
