@@ -49,8 +49,28 @@ final class Workloads {
    * working cluster whatever the order.
    */
   static void awaitControllersServing(KubernetesClient client) {
-    String probe = namespace(client, "controllers-up", Duration.ofMinutes(3));
-    client.namespaces().withName(probe).delete();
+    Duration within = Duration.ofMinutes(3);
+    String probe = namespace(client, "controllers-up", within);
+    try {
+      // Every informer a test relies on, end to end: the Deployment and ReplicaSet controllers
+      // make the Pod, the scheduler binds it, the stand-in kubelet makes it Ready and the
+      // EndpointSlice controller lists it. Each reflector backs off on its own, so the
+      // ServiceAccount above proves only one of them.
+      client.services().resource(service(probe, "probe")).create();
+      client.apps().deployments().resource(deployment(probe, "probe", 1, "http")).create();
+      awaitRolledOut(client, probe, "probe", within);
+      Awaitility.await()
+          .atMost(within)
+          .pollInterval(Duration.ofMillis(250))
+          .until(
+              () -> {
+                var ready = ReadySets.fromPods(client, probe, "probe", 8080);
+                return !ready.isEmpty()
+                    && ReadySets.fromSlices(ReadySets.slices(client, probe, "probe")).equals(ready);
+              });
+    } finally {
+      deleteNamespace(client, probe);
+    }
   }
 
   /**
