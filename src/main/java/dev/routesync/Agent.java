@@ -298,7 +298,8 @@ public final class Agent {
   private <T extends HasMetadata> Wiring<T> wire(
       WatchedKind<T> kind, SkipReporter skips, CompactForms<T, ?> forms, WatchSink<T> alsoTo) {
     ServicePorts servicePorts = new ServicePorts();
-    ServiceCache<T> cache = new ServiceCache<>(kind, skips, servicePorts::portsOf);
+    ServiceCache<T> cache =
+        new ServiceCache<>(kind, skips, servicePorts::portsOf, servicePorts::trafficOf);
     Coalescer newCoalescer =
         new Coalescer(
             new VertxScheduler(vertx),

@@ -8,6 +8,7 @@ import dev.routesync.sync.EndpointLookup;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
+import dev.routesync.table.ServiceTraffic;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
   private final SkipReporter skips;
   private final CountedSkips counted = new CountedSkips();
   private final Function<ServiceKey, List<Port>> declaredPorts;
+  private final Function<ServiceKey, ServiceTraffic> traffic;
   private volatile Generation<T> current;
 
   /** A cache that knows no Service's declared ports. */
@@ -46,8 +48,20 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
    */
   public ServiceCache(
       WatchedKind<T> kind, SkipReporter skips, Function<ServiceKey, List<Port>> declaredPorts) {
+    this(kind, skips, declaredPorts, key -> ServiceTraffic.DEFAULT);
+  }
+
+  /**
+   * @param traffic a Service's traffic settings ({@link ServicePorts#trafficOf})
+   */
+  public ServiceCache(
+      WatchedKind<T> kind,
+      SkipReporter skips,
+      Function<ServiceKey, List<Port>> declaredPorts,
+      Function<ServiceKey, ServiceTraffic> traffic) {
     this.skips = skips;
     this.declaredPorts = declaredPorts;
+    this.traffic = traffic;
   }
 
   @Override
@@ -80,7 +94,7 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
     counted.firstSeen(key, merged.skips()).forEach(skips::report);
     return Optional.of(
         new Found(
-            new ServiceState(merged.endpoints(), declaredPorts.apply(key)),
+            new ServiceState(merged.endpoints(), declaredPorts.apply(key), traffic.apply(key)),
             newest,
             objects.get(0).service()));
   }

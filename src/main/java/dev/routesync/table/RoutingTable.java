@@ -169,7 +169,8 @@ public final class RoutingTable {
         continue;
       }
       ServiceEndpoints replacement =
-          new ServiceEndpoints(key, nextVersion, state.endpoints(), state.servicePorts());
+          new ServiceEndpoints(
+              key, nextVersion, state.endpoints(), state.servicePorts(), state.traffic());
       next.put(replacement);
       nextEndpointCount +=
           replacement.endpoints().size() - (current == null ? 0 : current.endpoints().size());

@@ -10,12 +10,20 @@ import java.util.List;
  * @param servicePorts the Service's declared ports ({@code port} is the Service port number),
  *     sorted by name; empty when the Service is not known (no Services watch event for it yet) or
  *     declares none
+ * @param traffic the Service's traffic settings; {@link ServiceTraffic#DEFAULT} when not known
  */
-public record ServiceState(List<Endpoint> endpoints, List<Port> servicePorts) {
+public record ServiceState(
+    List<Endpoint> endpoints, List<Port> servicePorts, ServiceTraffic traffic) {
 
   public ServiceState {
     endpoints = List.copyOf(endpoints);
     servicePorts = List.copyOf(servicePorts);
+    traffic = traffic == null ? ServiceTraffic.DEFAULT : traffic;
+  }
+
+  /** A state with the default traffic settings. */
+  public ServiceState(List<Endpoint> endpoints, List<Port> servicePorts) {
+    this(endpoints, servicePorts, ServiceTraffic.DEFAULT);
   }
 
   /** Endpoints of a Service whose declared ports are not known. */
