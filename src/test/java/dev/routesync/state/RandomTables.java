@@ -78,7 +78,11 @@ final class RandomTables {
               random.nextBoolean(),
               random.nextBoolean()));
     }
-    return new ServiceState(new ArrayList<>(byIp.values()), ports(random), traffic(random));
+    return new ServiceState(
+        new ArrayList<>(byIp.values()),
+        ports(random),
+        traffic(random),
+        dev.routesync.table.TopologyDecision.NONE);
   }
 
   private static EndpointHints hints(Random random) {
