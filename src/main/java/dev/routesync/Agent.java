@@ -11,6 +11,8 @@ import dev.routesync.kube.CompactForms;
 import dev.routesync.kube.EndpointSliceKind;
 import dev.routesync.kube.EndpointsKind;
 import dev.routesync.kube.KubeClients;
+import dev.routesync.kube.NodeLabels;
+import dev.routesync.kube.NodeTopology;
 import dev.routesync.kube.ServiceCache;
 import dev.routesync.kube.ServiceEventSink;
 import dev.routesync.kube.ServiceIndex;
@@ -100,6 +102,9 @@ public final class Agent {
   /** At most this often, and at least twice per --relist-after: one small GET to the server. */
   private static final Duration STORAGE_PROBE_EVERY = Duration.ofSeconds(5);
 
+  /** How often the Node is read again while the API server cannot answer. */
+  private static final Duration ZONE_RETRY = Duration.ofSeconds(30);
+
   private final AgentConfig config;
   private final Vertx vertx;
   private final ConnectionGuards guards;
@@ -116,6 +121,9 @@ public final class Agent {
   private final StorageProbe storage;
   private long storageTimer = -1;
   private final Coalescer coalescer;
+  // Where this node is (its name, and its zone from the Node's label or --zone): the topology
+  // decisions are made for it.
+  private final NodeTopology topology;
   private final ResourceWatch<?> supervisor;
   // The table's second input: the Services' declared ports (see ServicePorts); the drift
   // detector's too.
@@ -162,9 +170,11 @@ public final class Agent {
                 coldStartVersion,
                 RoutingTable.DEFAULT_DELTA_LOG_CAPACITY,
                 metrics.state());
+    this.topology = NodeTopology.of(config.nodeName(), config.zone(), this::decideAgain);
     this.table =
         restored
-            .map(r -> new TableWriter(clock, r.table()))
+            // Decisions are this node's, not the file's: made again, at the same version.
+            .map(r -> new TableWriter(clock, r.table().decidedFor(topology.get())))
             .orElseGet(
                 () ->
                     new TableWriter(
@@ -298,7 +308,8 @@ public final class Agent {
   private <T extends HasMetadata> Wiring<T> wire(
       WatchedKind<T> kind, SkipReporter skips, CompactForms<T, ?> forms, WatchSink<T> alsoTo) {
     ServicePorts servicePorts = new ServicePorts();
-    ServiceCache<T> cache = new ServiceCache<>(kind, skips, servicePorts::portsOf);
+    ServiceCache<T> cache =
+        new ServiceCache<>(kind, skips, servicePorts::portsOf, servicePorts::trafficOf, topology);
     Coalescer newCoalescer =
         new Coalescer(
             new VertxScheduler(vertx),
@@ -470,6 +481,9 @@ public final class Agent {
                     }
                   });
               storageTimer = vertx.setPeriodic(storageProbeEvery(), tick -> storage.probe());
+              if (topology.needsLookup()) {
+                lookUpZone();
+              }
               Future.all(supervisor.initialSync(), services.initialSync())
                   .onSuccess(
                       v ->
@@ -484,6 +498,32 @@ public final class Agent {
                                 synced.tryComplete();
                               }));
             });
+  }
+
+  /**
+   * Reads this node's zone from its Node (a blocking GET, on a worker), and again every {@link
+   * #ZONE_RETRY} while the API server cannot answer.
+   */
+  private void lookUpZone() {
+    vertx
+        .executeBlocking(() -> NodeLabels.read(client, config.nodeName()), false)
+        .onComplete(
+            answer ->
+                syncContext.runOnContext(
+                    v -> {
+                      boolean again = answer.succeeded() ? topology.learned(answer.result()) : true;
+                      if (again && stopping == null) {
+                        vertx.setTimer(ZONE_RETRY.toMillis(), t -> lookUpZone());
+                      }
+                    }));
+  }
+
+  /** The zone changed: every Service in the table is decided again, as one version. */
+  private void decideAgain() {
+    syncContext.runOnContext(
+        v ->
+            coalescer.flushAsOne(
+                table.current().services().stream().map(ServiceEndpoints::key).toList()));
   }
 
   /** An outage of the server's storage shows within --relist-after plus one probe. */

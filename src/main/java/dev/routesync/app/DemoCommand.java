@@ -81,7 +81,10 @@ public final class DemoCommand implements Callable<Integer> {
       workDir.close();
       throw new UncheckedIOException(e);
     }
-    AgentConfig demoConfig = config.withKubeconfig(kubeconfig);
+    // The demo's node is in zone-a (its Services' pods are spread over zone-a and zone-b), so the
+    // zoned Service shows a topology decision; --zone still overrides.
+    AgentConfig demoConfig =
+        config.withKubeconfig(kubeconfig).withZone(config.zone().orElse(DEMO_ZONE));
     Agent agent;
     try {
       agent = Agent.start(demoConfig).toCompletionStage().toCompletableFuture().join();
@@ -101,6 +104,9 @@ public final class DemoCommand implements Callable<Integer> {
         demoConfig.shutdownTimeout());
   }
 
+  /** The zone the demo's agent is in unless --zone says otherwise. */
+  static final String DEMO_ZONE = "zone-a";
+
   private static void printHowTo(AgentConfig config, DemoCluster cluster, Agent agent) {
     String socket = config.socket().toAbsolutePath().toString();
     StringBuilder text = new StringBuilder();
@@ -113,6 +119,9 @@ public final class DemoCommand implements Callable<Integer> {
     text.append("  curl -s --unix-socket ")
         .append(socket)
         .append(" http://localhost/v1/services/shop/checkout\n");
+    text.append("  routesync get endpoints search -n shop -o wide --socket ")
+        .append(socket)
+        .append("    # trafficDistribution PreferClose: this node's topology decision\n");
     if (agent.adminPort() > 0) {
       text.append("  curl -s http://127.0.0.1:")
           .append(agent.adminPort())

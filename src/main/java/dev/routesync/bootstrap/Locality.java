@@ -12,7 +12,7 @@ import java.util.Optional;
 public record Locality(Optional<String> zone) {
 
   /** The label the kubelet or the cloud provider sets on every node of a zoned cluster. */
-  public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
+  public static final String ZONE_LABEL = dev.routesync.kube.NodeLabels.ZONE_LABEL;
 
   private static final int MAX_LABEL_VALUE = 63;
 

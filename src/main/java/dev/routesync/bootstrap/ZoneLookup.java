@@ -1,11 +1,10 @@
 package dev.routesync.bootstrap;
 
-import io.fabric8.kubernetes.api.model.Node;
+import dev.routesync.kube.NodeLabels;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
@@ -42,22 +41,18 @@ final class ZoneLookup {
 
   /** The zone of node {@code nodeName}; the client's own timeouts bound the call. */
   static Answer of(KubernetesClient client, String nodeName) {
-    Node node;
-    try {
-      node = client.nodes().withName(nodeName).get();
-    } catch (KubernetesClientException e) {
-      return Answer.none(failure(client, nodeName, e));
+    NodeLabels.Answer read = NodeLabels.read(client, nodeName);
+    if (read.failure().isPresent()) {
+      return Answer.none(failure(client, nodeName, read.failure().get()));
     }
-    if (node == null) {
+    if (!read.found()) {
       return Answer.none("node " + nodeName + " not found");
     }
-    Map<String, String> labels = node.getMetadata().getLabels();
-    String zone = labels == null ? null : labels.get(Locality.ZONE_LABEL);
-    if (zone == null || zone.isBlank()) {
+    if (read.zone().isEmpty()) {
       return Answer.none("node " + nodeName + " has no " + Locality.ZONE_LABEL + " label");
     }
     try {
-      return Answer.found(zone.trim());
+      return Answer.found(read.zone().get());
     } catch (IllegalArgumentException e) { // an API server would not store it; say so anyway
       return Answer.none("node " + nodeName + ": " + e.getMessage());
     }

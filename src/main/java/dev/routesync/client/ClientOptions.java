@@ -21,7 +21,8 @@ public final class ClientOptions {
       defaultValue = "table",
       converter = OutputFormat.Converter.class,
       paramLabel = "FORMAT",
-      description = "table (default) or json.")
+      description =
+          "table (default), wide (get endpoints: hints, the node's topology decision) or json.")
   OutputFormat output;
 
   /** The socket path, or a usage error (exit code 2) when it is blank. */

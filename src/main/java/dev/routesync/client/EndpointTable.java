@@ -3,6 +3,9 @@ package dev.routesync.client;
 import dev.routesync.api.v1.Endpoint;
 import dev.routesync.api.v1.Port;
 import dev.routesync.api.v1.ServiceEndpoints;
+import dev.routesync.api.v1.Topology;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /** {@code routesync get endpoints NS/NAME}: one row per endpoint of one Service. */
@@ -26,6 +29,89 @@ public final class EndpointTable {
           Boolean.toString(endpoint.getTerminating()));
     }
     return table.isEmpty() ? "" : table.render();
+  }
+
+  /**
+   * {@code -o wide}: the table with each endpoint's hints and whether this node's clients route to
+   * it ({@code SELECTED}, the topology decision's chosen set).
+   */
+  public static String renderWide(ServiceEndpoints service) {
+    TableFormat table =
+        new TableFormat(
+            "IP",
+            "PORTS",
+            "NODE",
+            "ZONE",
+            "POD",
+            "READY",
+            "SERVING",
+            "TERMINATING",
+            "HINTS",
+            "SELECTED");
+    for (Endpoint endpoint : service.getEndpointsList()) {
+      table.row(
+          endpoint.getIp(),
+          ports(endpoint),
+          endpoint.getNode(),
+          endpoint.getZone(),
+          endpoint.getPod(),
+          Boolean.toString(endpoint.getReady()),
+          Boolean.toString(endpoint.getServing()),
+          Boolean.toString(endpoint.getTerminating()),
+          hints(endpoint),
+          Boolean.toString(endpoint.getSelected()));
+    }
+    return table.isEmpty() ? "" : table.render();
+  }
+
+  /**
+   * The topology decision in one line: {@code Topology: same-zone (node node-1, zone zone-a;
+   * trafficDistribution PreferClose, internalTrafficPolicy Cluster)}, with the reason when there is
+   * one.
+   */
+  public static String decision(ServiceEndpoints service) {
+    Topology topology = service.getTopology();
+    StringBuilder line =
+        new StringBuilder("Topology: ")
+            .append(topology.getMode().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+    if (!topology.getReason().isEmpty()) {
+      line.append(": ").append(topology.getReason());
+    }
+    line.append(" (node ")
+        .append(orUnknown(topology.getNode()))
+        .append(", zone ")
+        .append(orUnknown(topology.getZone()))
+        .append("; trafficDistribution ")
+        .append(
+            topology.getTrafficDistribution().isEmpty()
+                ? "unset"
+                : topology.getTrafficDistribution())
+        .append(", internalTrafficPolicy ")
+        .append(
+            topology.getInternalTrafficPolicy().isEmpty()
+                ? "Cluster"
+                : topology.getInternalTrafficPolicy())
+        .append(')');
+    return line.toString();
+  }
+
+  /** {@code zones=a,b;nodes=n1}, or {@code -} without hints. */
+  static String hints(Endpoint endpoint) {
+    if (!endpoint.hasHints()) {
+      return "-";
+    }
+    List<String> parts = new ArrayList<>();
+    if (endpoint.getHints().getForZonesCount() > 0) {
+      parts.add("zones=" + String.join(",", endpoint.getHints().getForZonesList()));
+    }
+    if (endpoint.getHints().getForNodesCount() > 0) {
+      parts.add("nodes=" + String.join(",", endpoint.getHints().getForNodesList()));
+    }
+    return parts.isEmpty() ? "-" : String.join(";", parts);
+  }
+
+  private static String orUnknown(String text) {
+    return text.isEmpty() ? "unknown" : text;
   }
 
   /** {@code http:8080/TCP,admin:9090/TCP}; an unnamed port is {@code 8080/TCP}. */

@@ -81,12 +81,21 @@ public final class GetEndpointsCommand implements Callable<Integer> {
                                   : Optional.empty(),
                               status))
                   .orElse("");
+          boolean wide = options.output() == OutputFormat.WIDE;
           if (endpoints.getEndpointsCount() == 0) {
             err.print(header);
+            if (wide) {
+              err.println(EndpointTable.decision(endpoints));
+            }
             err.println("No endpoints for service " + named + ".");
           } else {
             out.print(header);
-            out.print(EndpointTable.render(endpoints));
+            if (wide) {
+              out.println(EndpointTable.decision(endpoints));
+              out.print(EndpointTable.renderWide(endpoints));
+            } else {
+              out.print(EndpointTable.render(endpoints));
+            }
           }
           return ExitCode.OK;
         });

@@ -40,6 +40,8 @@ import java.util.function.Consumer;
  * @param state where the table is persisted for warm starts, and how often ({@link
  *     StateSettings#OFF} when off)
  * @param peers which local uids and gids may stay connected to the socket
+ * @param zone {@code --zone}: this node's zone for the topology decisions, instead of its Node's
+ *     {@code topology.kubernetes.io/zone} label; empty to read the label
  */
 public record AgentConfig(
     Source source,
@@ -56,7 +58,8 @@ public record AgentConfig(
     ConnectionLimits limits,
     DriftSettings drift,
     StateSettings state,
-    PeerPolicy peers) {
+    PeerPolicy peers,
+    Optional<String> zone) {
 
   // Defaults as the flags write them: AgentOptions' defaultValue strings read these, and the
   // typed constants are parsed from them, so --help cannot disagree with the record.
@@ -101,7 +104,8 @@ public record AgentConfig(
         ConnectionLimits.DEFAULT,
         DriftSettings.DEFAULT,
         StateSettings.OFF,
-        PeerPolicy.ANY);
+        PeerPolicy.ANY,
+        Optional.empty());
   }
 
   /**
@@ -136,7 +140,8 @@ public record AgentConfig(
         limits,
         DriftSettings.DEFAULT,
         StateSettings.OFF,
-        PeerPolicy.ANY);
+        PeerPolicy.ANY,
+        Optional.empty());
   }
 
   public AgentConfig {
@@ -153,6 +158,8 @@ public record AgentConfig(
     Objects.requireNonNull(drift, "drift");
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(peers, "peers");
+    zone = zone == null ? Optional.empty() : zone.map(String::trim).filter(z -> !z.isEmpty());
+    zone.ifPresent(AgentConfig::requireZone);
     if (!nodeName.isEmpty()) {
       try {
         KubernetesNames.requireNodeName(nodeName);
@@ -207,6 +214,10 @@ public record AgentConfig(
     return with(b -> b.state = newState);
   }
 
+  public AgentConfig withZone(String newZone) {
+    return with(b -> b.zone = Optional.of(newZone));
+  }
+
   public AgentConfig withPeers(PeerPolicy newPeers) {
     return with(b -> b.peers = newPeers);
   }
@@ -246,6 +257,7 @@ public record AgentConfig(
     DriftSettings drift;
     StateSettings state;
     PeerPolicy peers;
+    Optional<String> zone;
 
     Builder(AgentConfig from) {
       source = from.source;
@@ -263,6 +275,7 @@ public record AgentConfig(
       drift = from.drift;
       state = from.state;
       peers = from.peers;
+      zone = from.zone;
     }
 
     AgentConfig build() {
@@ -281,7 +294,22 @@ public record AgentConfig(
           limits,
           drift,
           state,
-          peers);
+          peers,
+          zone);
+    }
+  }
+
+  /**
+   * A zone is a label value: at most 63 letters, digits, '-', '_' and '.', beginning and ending
+   * with a letter or digit. Any other never matches an endpoint's zone or hint.
+   */
+  private static void requireZone(String zone) {
+    if (zone.length() > 63 || !zone.matches("[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")) {
+      throw new IllegalArgumentException(
+          "--zone: '"
+              + zone
+              + "' is not a label value (at most 63 letters, digits, '-', '_' and '.', beginning"
+              + " and ending with a letter or digit)");
     }
   }
 

@@ -241,6 +241,16 @@ public final class AgentOptions {
   String nodeName;
 
   @Option(
+      names = "--zone",
+      converter = TrimmedConverter.class,
+      defaultValue = "${env:ROUTESYNC_ZONE:-}",
+      description =
+          "This node's zone for topology hints, instead of its Node's topology.kubernetes.io/zone"
+              + " label (read with get on nodes); for tests and demos. Empty to read the label"
+              + " (default). Env: ROUTESYNC_ZONE")
+  String zone;
+
+  @Option(
       names = "--drift-detector",
       arity = "1",
       defaultValue = "${env:ROUTESYNC_DRIFT_DETECTOR:-" + DriftSettings.DEFAULT_ENABLED + "}",
@@ -329,7 +339,8 @@ public final class AgentOptions {
                 maxConnections, headerTimeout, idleTimeout, bodyTimeout, maxStreams),
             new DriftSettings(driftDetector, driftGrace),
             new StateSettings(stateFile, stateFlush),
-            PeerPolicy.of(allowUids.ids(), allowGids.ids()));
+            PeerPolicy.of(allowUids.ids(), allowGids.ids()),
+            java.util.Optional.ofNullable(zone));
     // The one rule between two flags, so it is the flags': the configuration holds the address,
     // not the acknowledgement.
     if (config.listenTcp().isPresent() && !listenTcpInsecure) {

@@ -2,6 +2,7 @@ package dev.routesync.demo;
 
 import dev.routesync.demo.DemoObjects.Conditions;
 import dev.routesync.demo.DemoObjects.Pod;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -130,6 +131,21 @@ public final class DemoCluster implements AutoCloseable {
     apply(cartSlice());
     apply(checkoutSlice());
     applyPayments();
+    // Zoned: trafficDistribution PreferClose, one pod per zone-a and two in zone-b, hinted by
+    // zone; an agent in zone-a (the demo's --zone) routes to search-1 first.
+    Service search = DemoObjects.service(NAMESPACE, "search", true);
+    search.getSpec().setTrafficDistribution("PreferClose");
+    client.resource(search).create();
+    apply(
+        DemoObjects.zonedSlice(
+            NAMESPACE,
+            "search-4xq8d",
+            "search",
+            8080,
+            List.of(
+                new Pod("search-1", "10.1.3.11", "node-a", "zone-a", Conditions.READY),
+                new Pod("search-2", "10.1.3.12", "node-b", "zone-b", Conditions.READY),
+                new Pod("search-3", "10.1.3.13", "node-c", "zone-b", Conditions.READY))));
     // Not mesh-managed: the agent must never show it.
     apply(
         DemoObjects.slice(

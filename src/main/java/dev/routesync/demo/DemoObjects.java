@@ -84,6 +84,24 @@ final class DemoObjects {
         .build();
   }
 
+  /**
+   * As {@link #slice}, with each endpoint hinted for its own zone, as the EndpointSlice controller
+   * writes a Service with {@code trafficDistribution: PreferClose} when its zones are balanced.
+   */
+  static EndpointSlice zonedSlice(
+      String namespace, String name, String service, int port, List<Pod> pods) {
+    EndpointSlice slice = slice(namespace, name, service, true, port, pods);
+    for (Endpoint endpoint : slice.getEndpoints()) {
+      endpoint.setHints(
+          new io.fabric8.kubernetes.api.model.discovery.v1.EndpointHintsBuilder()
+              .addNewForZone()
+              .withName(endpoint.getZone())
+              .endForZone()
+              .build());
+    }
+    return slice;
+  }
+
   static Endpoint endpoint(Pod pod) {
     return new EndpointBuilder()
         .withAddresses(pod.ip())

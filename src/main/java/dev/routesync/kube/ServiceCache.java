@@ -5,15 +5,18 @@ import dev.routesync.kube.translate.ServiceMerge;
 import dev.routesync.kube.translate.Translation;
 import dev.routesync.kube.watch.Generation;
 import dev.routesync.sync.EndpointLookup;
+import dev.routesync.table.NodeLocality;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
+import dev.routesync.table.ServiceTraffic;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The watch cache the reconciler reads: the served {@link Generation}'s stored objects (each
@@ -33,6 +36,8 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
   private final SkipReporter skips;
   private final CountedSkips counted = new CountedSkips();
   private final Function<ServiceKey, List<Port>> declaredPorts;
+  private final Function<ServiceKey, ServiceTraffic> traffic;
+  private final Supplier<NodeLocality> here;
   private volatile Generation<T> current;
 
   /** A cache that knows no Service's declared ports. */
@@ -46,8 +51,24 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
    */
   public ServiceCache(
       WatchedKind<T> kind, SkipReporter skips, Function<ServiceKey, List<Port>> declaredPorts) {
+    this(kind, skips, declaredPorts, key -> ServiceTraffic.DEFAULT, () -> NodeLocality.UNKNOWN);
+  }
+
+  /**
+   * @param traffic a Service's traffic settings ({@link ServicePorts#trafficOf})
+   * @param here where this node is, read at each lookup: the topology decision is made with the
+   *     state, once per change, and shared by every client
+   */
+  public ServiceCache(
+      WatchedKind<T> kind,
+      SkipReporter skips,
+      Function<ServiceKey, List<Port>> declaredPorts,
+      Function<ServiceKey, ServiceTraffic> traffic,
+      Supplier<NodeLocality> here) {
     this.skips = skips;
     this.declaredPorts = declaredPorts;
+    this.traffic = traffic;
+    this.here = here;
   }
 
   @Override
@@ -80,7 +101,8 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
     counted.firstSeen(key, merged.skips()).forEach(skips::report);
     return Optional.of(
         new Found(
-            new ServiceState(merged.endpoints(), declaredPorts.apply(key)),
+            ServiceState.decided(
+                merged.endpoints(), declaredPorts.apply(key), traffic.apply(key), here.get()),
             newest,
             objects.get(0).service()));
   }

@@ -4,6 +4,7 @@ import dev.routesync.kube.watch.Generation;
 import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceTraffic;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
@@ -76,6 +77,29 @@ public final class ServicePorts {
     ItemStore<Service> store = generation == null ? null : generation.itemStore(key.namespace());
     Service service = store == null ? null : store.get(key.toString());
     return service == null ? List.of() : portsOf(service);
+  }
+
+  /**
+   * The Service's trafficDistribution and internalTrafficPolicy; {@link ServiceTraffic#DEFAULT}
+   * when the Service is not in the served cache.
+   */
+  public ServiceTraffic trafficOf(ServiceKey key) {
+    Generation<Service> generation = current;
+    ItemStore<Service> store = generation == null ? null : generation.itemStore(key.namespace());
+    Service service = store == null ? null : store.get(key.toString());
+    return service == null ? ServiceTraffic.DEFAULT : trafficOf(service);
+  }
+
+  /** The Service's traffic settings as the table keeps them. */
+  static ServiceTraffic trafficOf(Service service) {
+    var spec = service.getSpec();
+    if (spec == null) {
+      return ServiceTraffic.DEFAULT;
+    }
+    String distribution = spec.getTrafficDistribution();
+    return ServiceTraffic.of(
+        distribution == null || distribution.isEmpty() ? null : distribution,
+        "Local".equals(spec.getInternalTrafficPolicy()));
   }
 
   /** The served generation's (compact) Service under a fabric8 key, or null. */

@@ -4,6 +4,8 @@ import static dev.routesync.observe.Meters.millis;
 
 import dev.routesync.sync.Batch;
 import dev.routesync.sync.SyncObserver;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TopologyDecision;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,12 +19,18 @@ import java.util.concurrent.TimeUnit;
 /** The sync stage's meters: batches, their sizes and waits, flush time, latencies. */
 final class SyncMetrics implements SyncObserver {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SyncMetrics.class);
+
   private final Map<Batch.Cause, Counter> batches;
   private final DistributionSummary batchSize;
   private final Timer debounceWait;
   private final Timer flush;
   private final Timer publishLatency;
   private final Timer networkProgramming;
+  private final Map<TopologyDecision.Fallback, Counter> fallbacks;
+  // The reasons already logged at INFO: each once per agent, later ones at DEBUG.
+  private final java.util.Set<TopologyDecision.Fallback> logged =
+      java.util.EnumSet.noneOf(TopologyDecision.Fallback.class);
 
   SyncMetrics(MeterRegistry registry) {
     this.batches =
@@ -72,6 +80,37 @@ final class SyncMetrics implements SyncObserver {
                     + " version that includes the change (kube-proxy's buckets)")
             .serviceLevelObjectives(kubeProxyNetworkProgrammingBuckets())
             .register(registry);
+    this.fallbacks =
+        Meters.perConstant(
+            registry,
+            "routesync.topology.fallbacks",
+            "Services whose topology hints this node stopped following, by reason (counted when"
+                + " a Service's decision changes to it, not per flush)",
+            TopologyDecision.Fallback.class,
+            "reason",
+            TopologyDecision.Fallback::label);
+  }
+
+  @Override
+  public void topologyFallback(ServiceKey key, TopologyDecision decision) {
+    fallbacks.get(decision.fallback()).increment();
+    boolean first;
+    synchronized (logged) {
+      first = logged.add(decision.fallback());
+    }
+    if (first) {
+      LOG.info(
+          "topology hints of {} are not followed on this node: {} (as kube-proxy: every endpoint"
+              + " is used; further Services falling back for this reason are logged at DEBUG and"
+              + " counted in routesync_topology_fallbacks_total)",
+          key,
+          decision.fallback().reason());
+    } else {
+      LOG.debug(
+          "topology hints of {} are not followed on this node: {}",
+          key,
+          decision.fallback().reason());
+    }
   }
 
   @Override

@@ -84,6 +84,9 @@ public final class CompactServices {
     compact.setType(intern(spec.getType()));
     compact.setPublishNotReadyAddresses(spec.getPublishNotReadyAddresses());
     compact.setPorts(ports(spec.getPorts()));
+    // Where the table routes (the Services watch's topology settings).
+    compact.setTrafficDistribution(intern(spec.getTrafficDistribution()));
+    compact.setInternalTrafficPolicy(intern(spec.getInternalTrafficPolicy()));
     compact.setClusterIPs(List.of());
     compact.setExternalIPs(List.of());
     compact.setIpFamilies(List.of());

@@ -5,6 +5,7 @@ import dev.routesync.api.v1.ListResponse;
 import dev.routesync.api.v1.ServiceRef;
 import dev.routesync.api.v1.StatusResponse;
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.EndpointHints;
 import dev.routesync.table.FreshnessView;
 import dev.routesync.table.Port;
 import dev.routesync.table.PortCount;
@@ -12,6 +13,7 @@ import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
+import dev.routesync.table.TopologyDecision;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -75,9 +77,11 @@ final class ProtoMapping {
             .setNamespace(service.key().namespace())
             .setName(service.key().name())
             .setVersion(service.version());
+    TopologyDecision decision = service.topology();
     for (Endpoint endpoint : service.endpoints()) {
-      builder.addEndpoints(endpoint(endpoint));
+      builder.addEndpoints(endpoint(endpoint, decision.selects(endpoint)));
     }
+    builder.setTopology(topology(service));
     for (PortCount count : service.portCounts()) {
       builder.addPortCounts(
           dev.routesync.api.v1.PortCount.newBuilder()
@@ -90,9 +94,29 @@ final class ProtoMapping {
     return builder.build();
   }
 
-  static dev.routesync.api.v1.Endpoint endpoint(Endpoint endpoint) {
+  static dev.routesync.api.v1.Topology topology(ServiceEndpoints service) {
+    TopologyDecision decision = service.topology();
+    return dev.routesync.api.v1.Topology.newBuilder()
+        .setMode(
+            switch (decision.mode()) {
+              case NONE -> dev.routesync.api.v1.Topology.Mode.NONE;
+              case SAME_ZONE -> dev.routesync.api.v1.Topology.Mode.SAME_ZONE;
+              case SAME_NODE -> dev.routesync.api.v1.Topology.Mode.SAME_NODE;
+              case LOCAL -> dev.routesync.api.v1.Topology.Mode.LOCAL;
+              case NO_LOCAL_ENDPOINT -> dev.routesync.api.v1.Topology.Mode.NO_LOCAL_ENDPOINT;
+            })
+        .setReason(decision.reason())
+        .setNode(orEmpty(decision.node()))
+        .setZone(orEmpty(decision.zone()))
+        .setTrafficDistribution(orEmpty(service.traffic().trafficDistribution()))
+        .setInternalTrafficPolicy(service.traffic().internalLocal() ? "Local" : "Cluster")
+        .build();
+  }
+
+  static dev.routesync.api.v1.Endpoint endpoint(Endpoint endpoint, boolean selected) {
     dev.routesync.api.v1.Endpoint.Builder builder =
         dev.routesync.api.v1.Endpoint.newBuilder()
+            .setSelected(selected)
             .setIp(endpoint.ip())
             .setZone(orEmpty(endpoint.zone()))
             .setNode(orEmpty(endpoint.node()))
@@ -100,6 +124,13 @@ final class ProtoMapping {
             .setReady(endpoint.ready())
             .setServing(endpoint.serving())
             .setTerminating(endpoint.terminating());
+    EndpointHints hints = endpoint.hints();
+    if (!hints.isEmpty()) {
+      builder.setHints(
+          dev.routesync.api.v1.EndpointHints.newBuilder()
+              .addAllForZones(hints.forZones())
+              .addAllForNodes(hints.forNodes()));
+    }
     for (Port port : endpoint.ports()) {
       builder.addPorts(
           dev.routesync.api.v1.Port.newBuilder()

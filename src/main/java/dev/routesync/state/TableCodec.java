@@ -1,10 +1,12 @@
 package dev.routesync.state;
 
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.EndpointHints;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceTraffic;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
@@ -32,14 +34,14 @@ import java.util.Optional;
 import java.util.zip.CRC32C;
 
 /**
- * The state file's format, version 1: a fixed header, the body, and a CRC32C. Plain {@link
+ * The state file's format, version 2: a fixed header, the body, and a CRC32C. Plain {@link
  * DataOutputStream} / {@link DataInputStream}, big-endian; every count and string is bounded when
  * read, so a hostile file cannot allocate more than the entries it really holds.
  *
  * <pre>
  * header (36 bytes)
  *   int   magic             0x52535442 ("RSTB")
- *   short format version    1
+ *   short format version    2 (1 is read too: it is 2 without the parts marked "v2")
  *   short flags             0 (no flag is defined; any set bit is malformed)
  *   long  table version
  *   long  written-at        epoch microseconds
@@ -48,9 +50,11 @@ import java.util.zip.CRC32C;
  * body
  *   int   services
  *   per Service, in key order: str namespace, str name, long version,
- *     int declared ports, each port; int endpoints, each endpoint
- *   endpoint: str ip, byte flags (ready 1, serving 2, terminating 4, zone 8, node 16, pod 32),
- *     [str zone] [str node] [str pod], int ports, each port
+ *     int declared ports, each port, v2: byte traffic flags (trafficDistribution 1,
+ *     internalTrafficPolicy Local 2), [str trafficDistribution]; int endpoints, each endpoint
+ *   endpoint: str ip, byte flags (ready 1, serving 2, terminating 4, zone 8, node 16, pod 32,
+ *     v2: hints 64), [str zone] [str node] [str pod], v2: [hints], int ports, each port
+ *   hints: byte zones, each a str; byte nodes, each a str (at most MAX_HINTS each)
  *   port: str name, short number (1..65535, unsigned), str protocol
  *   str: unsigned short length in bytes (at most MAX_STRING_BYTES), then UTF-8
  * trailer
@@ -66,7 +70,14 @@ import java.util.zip.CRC32C;
 public final class TableCodec {
 
   public static final int MAGIC = 0x52535442;
-  public static final short FORMAT_VERSION = 1;
+  public static final short FORMAT_VERSION = 2;
+
+  /** The previous format, still read: no hints, no traffic settings. */
+  static final short FORMAT_VERSION_1 = 1;
+
+  /** The most hint names of one kind an endpoint may carry in a file. */
+  public static final int MAX_HINTS = 64;
+
   public static final int HEADER_BYTES = 36;
   public static final int TRAILER_BYTES = 4;
 
@@ -89,7 +100,11 @@ public final class TableCodec {
   private static final int ZONE = 8;
   private static final int NODE = 16;
   private static final int POD = 32;
-  private static final int KNOWN_FLAGS = READY | SERVING | TERMINATING | ZONE | NODE | POD;
+  private static final int HINTS = 64;
+  private static final int KNOWN_FLAGS_V1 = READY | SERVING | TERMINATING | ZONE | NODE | POD;
+  private static final int KNOWN_FLAGS = KNOWN_FLAGS_V1 | HINTS;
+  private static final int TRAFFIC_DISTRIBUTION = 1;
+  private static final int INTERNAL_LOCAL = 2;
 
   private static final int IO_BUFFER = 64 * 1024;
 
@@ -181,6 +196,13 @@ public final class TableCodec {
       writeString(out, entry.key().name());
       out.writeLong(entry.version());
       writePorts(out, entry.servicePorts());
+      ServiceTraffic traffic = entry.traffic();
+      out.writeByte(
+          (traffic.trafficDistribution() != null ? TRAFFIC_DISTRIBUTION : 0)
+              | (traffic.internalLocal() ? INTERNAL_LOCAL : 0));
+      if (traffic.trafficDistribution() != null) {
+        writeString(out, traffic.trafficDistribution());
+      }
       out.writeInt(entry.endpoints().size());
       for (Endpoint endpoint : entry.endpoints()) {
         writeString(out, endpoint.ip());
@@ -190,7 +212,8 @@ public final class TableCodec {
                 | (endpoint.terminating() ? TERMINATING : 0)
                 | (endpoint.zone() != null ? ZONE : 0)
                 | (endpoint.node() != null ? NODE : 0)
-                | (endpoint.pod() != null ? POD : 0);
+                | (endpoint.pod() != null ? POD : 0)
+                | (endpoint.hints().isEmpty() ? 0 : HINTS);
         out.writeByte(flags);
         if (endpoint.zone() != null) {
           writeString(out, endpoint.zone());
@@ -201,8 +224,22 @@ public final class TableCodec {
         if (endpoint.pod() != null) {
           writeString(out, endpoint.pod());
         }
+        if (!endpoint.hints().isEmpty()) {
+          writeNames(out, endpoint.hints().forZones());
+          writeNames(out, endpoint.hints().forNodes());
+        }
         writePorts(out, endpoint.ports());
       }
+    }
+  }
+
+  private static void writeNames(DataOutputStream out, List<String> names) throws IOException {
+    if (names.size() > MAX_HINTS) {
+      throw new IOException(names.size() + " hints are over the format's cap");
+    }
+    out.writeByte(names.size());
+    for (String name : names) {
+      writeString(out, name);
     }
   }
 
@@ -282,7 +319,7 @@ public final class TableCodec {
       throw new StateFormatException(LoadFailure.TRUNCATED, size + " bytes, shorter than a header");
     }
     int format = Short.toUnsignedInt(h.getShort());
-    if (format != FORMAT_VERSION) {
+    if (format != FORMAT_VERSION && format != FORMAT_VERSION_1) {
       throw new StateFormatException(
           LoadFailure.VERSION, "format version " + format + ", this agent reads " + FORMAT_VERSION);
     }
@@ -331,7 +368,8 @@ public final class TableCodec {
           new BodyReader(
               new DataInputStream(new BufferedInputStream(raw, IO_BUFFER)),
               bodyLength,
-              tableVersion);
+              tableVersion,
+              format);
       entries = body.services();
       body.requireEnd();
     } catch (IllegalArgumentException | NullPointerException e) {
@@ -391,6 +429,7 @@ public final class TableCodec {
 
     private final DataInputStream in;
     private final long tableVersion;
+    private final int format;
     private final CharsetDecoder utf8 =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -399,10 +438,11 @@ public final class TableCodec {
     private final byte[] stringBuffer = new byte[MAX_STRING_BYTES];
     private long left;
 
-    BodyReader(DataInputStream in, long length, long tableVersion) {
+    BodyReader(DataInputStream in, long length, long tableVersion, int format) {
       this.in = in;
       this.left = length;
       this.tableVersion = tableVersion;
+      this.format = format;
     }
 
     List<ServiceEndpoints> services() throws IOException, StateFormatException {
@@ -420,6 +460,7 @@ public final class TableCodec {
           throw malformed(key + " at version " + version + ", outside 0.." + tableVersion);
         }
         List<Port> servicePorts = ports();
+        ServiceTraffic traffic = format == FORMAT_VERSION_1 ? ServiceTraffic.DEFAULT : traffic();
         int endpointCount = count("endpoints of " + key, MAX_ENDPOINTS_PER_SERVICE);
         List<Endpoint> endpoints = new ArrayList<>(Math.min(endpointCount, 1024));
         for (int e = 0; e < endpointCount; e++) {
@@ -429,7 +470,7 @@ public final class TableCodec {
           }
           endpoints.add(endpoint);
         }
-        services.add(new ServiceEndpoints(key, version, endpoints, servicePorts));
+        services.add(new ServiceEndpoints(key, version, endpoints, servicePorts, traffic));
       }
       return services;
     }
@@ -443,23 +484,53 @@ public final class TableCodec {
     private Endpoint endpoint() throws IOException, StateFormatException {
       String ip = string();
       int flags = take(1, in::readUnsignedByte);
-      if ((flags & ~KNOWN_FLAGS) != 0) {
+      if ((flags & ~(format == FORMAT_VERSION_1 ? KNOWN_FLAGS_V1 : KNOWN_FLAGS)) != 0) {
         throw malformed("unknown endpoint flags " + flags);
       }
       // Shared like the translators' (one instance per zone or node), not one copy per endpoint.
       String zone = (flags & ZONE) != 0 ? string().intern() : null;
       String node = (flags & NODE) != 0 ? string().intern() : null;
       String pod = (flags & POD) != 0 ? string() : null;
+      EndpointHints hints = EndpointHints.NONE;
+      if ((flags & HINTS) != 0) {
+        hints = EndpointHints.of(names(), names());
+        if (hints.isEmpty()) {
+          throw malformed("hints flagged but none given");
+        }
+      }
       List<Port> ports = ports();
       return new Endpoint(
           ip,
           ports,
           zone,
+          hints,
           node,
           pod,
           (flags & READY) != 0,
           (flags & SERVING) != 0,
           (flags & TERMINATING) != 0);
+    }
+
+    private ServiceTraffic traffic() throws IOException, StateFormatException {
+      int flags = take(1, in::readUnsignedByte);
+      if ((flags & ~(TRAFFIC_DISTRIBUTION | INTERNAL_LOCAL)) != 0) {
+        throw malformed("unknown traffic flags " + flags);
+      }
+      String distribution = (flags & TRAFFIC_DISTRIBUTION) != 0 ? string() : null;
+      return ServiceTraffic.of(distribution, (flags & INTERNAL_LOCAL) != 0);
+    }
+
+    private List<String> names() throws IOException, StateFormatException {
+      int count = take(1, in::readUnsignedByte);
+      if (count > MAX_HINTS) {
+        throw malformed(count + " hints, over " + MAX_HINTS);
+      }
+      List<String> names = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        // Interned like the translators' hints.
+        names.add(string().intern());
+      }
+      return names;
     }
 
     private List<Port> ports() throws IOException, StateFormatException {

@@ -6,6 +6,7 @@ import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
 import dev.routesync.table.TableWriter;
+import dev.routesync.table.TopologyDecision;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -94,6 +95,7 @@ public final class Reconciler implements Coalescer.BatchSink {
     long now = nanoTime.getAsLong();
     Instant wallNow = wallClock.instant();
     for (ServiceKey key : after.changedSince(before.version()).orElse(Set.of())) {
+      reportFallback(before, after, key);
       Long arrived = batch.changedAt().get(key);
       if (arrived != null) {
         observer.publishLatency(now - arrived);
@@ -109,6 +111,15 @@ public final class Reconciler implements Coalescer.BatchSink {
       if (trigger != null && trigger.isAfter(startedAt)) {
         observer.networkProgramming(Duration.between(trigger, wallNow));
       }
+    }
+  }
+
+  private void reportFallback(RoutingTable before, RoutingTable after, ServiceKey key) {
+    Optional<ServiceEndpoints> now = after.get(key);
+    TopologyDecision.Fallback fallback = now.map(entry -> entry.topology().fallback()).orElse(null);
+    if (fallback != null
+        && before.get(key).map(entry -> entry.topology().fallback()).orElse(null) != fallback) {
+      observer.topologyFallback(key, now.get().topology());
     }
   }
 

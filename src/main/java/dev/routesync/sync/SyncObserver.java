@@ -1,5 +1,7 @@
 package dev.routesync.sync;
 
+import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TopologyDecision;
 import java.time.Duration;
 
 /**
@@ -33,4 +35,11 @@ public interface SyncObserver {
    * (clock skew between the controller and this node) counts as zero.
    */
   void networkProgramming(Duration sinceTrigger);
+
+  /**
+   * A changed Service's topology decision became a fallback it was not in before: hints that this
+   * node does not follow ({@code decision.fallback()} says why). Called once per such change, not
+   * per flush.
+   */
+  default void topologyFallback(ServiceKey key, TopologyDecision decision) {}
 }

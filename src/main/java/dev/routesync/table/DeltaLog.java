@@ -37,6 +37,11 @@ public final class DeltaLog {
   }
 
   /** The oldest version a watcher may hold and still be served a delta, or -1 when empty. */
+  /** How many recent versions' deltas are kept. */
+  int capacity() {
+    return capacity;
+  }
+
   public long oldestResumableVersion() {
     return deltas.isEmpty() ? -1 : deltas.firstKey() - 1;
   }

@@ -18,6 +18,9 @@ import java.util.Objects;
  *   <li>A pod name is split at its last '-' into a shared, interned prefix and a suffix of up to 8
  *       ASCII characters packed into a {@code long} ({@link PodNames}); other names stay whole.
  *   <li>The conditions are bits of one byte.
+ *   <li>The zone and the hints share one field: the zone's (interned) text when the endpoint has no
+ *       hints (nearly always), else a small {@code ZonedHints} holding both. So hints cost an
+ *       endpoint nothing until it has some.
  * </ul>
  *
  * <p>Attributes, as the accessors return them:
@@ -26,6 +29,8 @@ import java.util.Objects;
  *   <li>{@code ip}: IPv4 dotted quad, or IPv6 in RFC 5952 form (lower case, zeros compressed)
  *   <li>{@code ports}: sorted by name; empty when the slice lists no ports (a headless Service)
  *   <li>{@code zone}: topology zone, or {@code null} when the slice does not say
+ *   <li>{@code hints}: the slice's {@code hints.forZones} and {@code hints.forNodes}; {@link
+ *       EndpointHints#NONE} when it has none
  *   <li>{@code node}: node name, or {@code null}
  *   <li>{@code pod}: name of the target pod, or {@code null} when the target is not a pod
  *   <li>{@code ready}: the endpoint may receive new traffic
@@ -49,7 +54,10 @@ public final class Endpoint implements Comparable<Endpoint> {
   private final String ipText;
 
   private final List<Port> ports;
-  private final String zone;
+
+  /** The zone (a String, or null) when there are no hints; else a {@link ZonedHints}. */
+  private final Object zoneOrHints;
+
   private final String node;
 
   /** The interned prefix of the pod name when {@link #podSuffix} is not 0, else the name. */
@@ -71,12 +79,30 @@ public final class Endpoint implements Comparable<Endpoint> {
       boolean ready,
       boolean serving,
       boolean terminating) {
+    this(ip, ports, zone, EndpointHints.NONE, node, pod, ready, serving, terminating);
+  }
+
+  /**
+   * An endpoint with hints.
+   *
+   * @param hints {@link EndpointHints#NONE} when the slice gives none
+   */
+  public Endpoint(
+      String ip,
+      List<Port> ports,
+      String zone,
+      EndpointHints hints,
+      String node,
+      String pod,
+      boolean ready,
+      boolean serving,
+      boolean terminating) {
     Objects.requireNonNull(ip, "ip");
     long parsed = Ipv4.parse(ip);
     this.ipv4 = parsed < 0 ? 0 : (int) parsed;
     this.ipText = parsed < 0 ? ip : null;
     this.ports = List.copyOf(ports);
-    this.zone = zone;
+    this.zoneOrHints = zoneOrHints(zone, hints);
     this.node = node;
     this.podSuffix = PodNames.suffix(pod);
     this.podText = PodNames.text(pod, podSuffix);
@@ -87,7 +113,7 @@ public final class Endpoint implements Comparable<Endpoint> {
       int ipv4,
       String ipText,
       List<Port> ports,
-      String zone,
+      Object zoneOrHints,
       String node,
       String podText,
       long podSuffix,
@@ -95,7 +121,7 @@ public final class Endpoint implements Comparable<Endpoint> {
     this.ipv4 = ipv4;
     this.ipText = ipText;
     this.ports = ports;
-    this.zone = zone;
+    this.zoneOrHints = zoneOrHints;
     this.node = node;
     this.podText = podText;
     this.podSuffix = podSuffix;
@@ -115,12 +141,26 @@ public final class Endpoint implements Comparable<Endpoint> {
       boolean ready,
       boolean serving,
       boolean terminating) {
+    return ofIpv4(address, ports, zone, EndpointHints.NONE, node, pod, ready, serving, terminating);
+  }
+
+  /** {@link #ofIpv4(int, List, String, String, String, boolean, boolean, boolean)} with hints. */
+  public static Endpoint ofIpv4(
+      int address,
+      List<Port> ports,
+      String zone,
+      EndpointHints hints,
+      String node,
+      String pod,
+      boolean ready,
+      boolean serving,
+      boolean terminating) {
     long suffix = PodNames.suffix(pod);
     return new Endpoint(
         address,
         null,
         List.copyOf(ports),
-        zone,
+        zoneOrHints(zone, hints),
         node,
         PodNames.text(pod, suffix),
         suffix,
@@ -129,8 +169,17 @@ public final class Endpoint implements Comparable<Endpoint> {
 
   /** This endpoint with other ports (sorted by name). */
   public Endpoint withPorts(List<Port> ports) {
-    return new Endpoint(ipv4, ipText, List.copyOf(ports), zone, node, podText, podSuffix, flags);
+    return new Endpoint(
+        ipv4, ipText, List.copyOf(ports), zoneOrHints, node, podText, podSuffix, flags);
   }
+
+  /** The zone and hints as one field's value: the zone alone unless there are hints. */
+  private static Object zoneOrHints(String zone, EndpointHints hints) {
+    return hints == null || hints.isEmpty() ? zone : new ZonedHints(zone, hints);
+  }
+
+  /** An endpoint's zone beside its hints, when it has hints. */
+  private record ZonedHints(String zone, EndpointHints hints) {}
 
   private static byte flags(boolean ready, boolean serving, boolean terminating) {
     return (byte) ((ready ? READY : 0) | (serving ? SERVING : 0) | (terminating ? TERMINATING : 0));
@@ -156,7 +205,12 @@ public final class Endpoint implements Comparable<Endpoint> {
   }
 
   public String zone() {
-    return zone;
+    return zoneOrHints instanceof ZonedHints zoned ? zoned.zone() : (String) zoneOrHints;
+  }
+
+  /** The slice's hints for this endpoint; {@link EndpointHints#NONE} when none. */
+  public EndpointHints hints() {
+    return zoneOrHints instanceof ZonedHints zoned ? zoned.hints() : EndpointHints.NONE;
   }
 
   public String node() {
@@ -216,7 +270,7 @@ public final class Endpoint implements Comparable<Endpoint> {
         && Objects.equals(ipText, other.ipText)
         && Objects.equals(podText, other.podText)
         && Objects.equals(node, other.node)
-        && Objects.equals(zone, other.zone)
+        && Objects.equals(zoneOrHints, other.zoneOrHints)
         && ports.equals(other.ports);
   }
 
@@ -224,7 +278,10 @@ public final class Endpoint implements Comparable<Endpoint> {
   public int hashCode() {
     int hash = ipText == null ? ipv4 : ipText.hashCode();
     hash = 31 * hash + ports.hashCode();
-    hash = 31 * hash + Objects.hashCode(zone);
+    hash = 31 * hash + Objects.hashCode(zone());
+    if (zoneOrHints instanceof ZonedHints zoned) {
+      hash = 31 * hash + zoned.hints().hashCode();
+    }
     hash = 31 * hash + Objects.hashCode(node);
     hash = 31 * hash + Objects.hashCode(podText);
     hash = 31 * hash + Long.hashCode(podSuffix);
@@ -239,7 +296,8 @@ public final class Endpoint implements Comparable<Endpoint> {
         + ", ports="
         + ports
         + ", zone="
-        + zone
+        + zone()
+        + (zoneOrHints instanceof ZonedHints zoned ? ", hints=" + zoned.hints() : "")
         + ", node="
         + node
         + ", pod="

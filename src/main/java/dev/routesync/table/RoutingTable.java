@@ -98,6 +98,21 @@ public final class RoutingTable {
         DeltaLog.empty(deltaLogCapacity));
   }
 
+  /**
+   * This table with every entry's topology decision made for {@code here}, at the same versions (a
+   * restored table: its decisions were made for the node that wrote it, or not at all).
+   */
+  public RoutingTable decidedFor(NodeLocality here) {
+    List<ServiceEndpoints> decided = new ArrayList<>(services.size());
+    boolean changed = false;
+    for (ServiceEndpoints entry : services.inOrder()) {
+      ServiceEndpoints again = entry.decidedFor(here);
+      changed |= again != entry;
+      decided.add(again);
+    }
+    return changed ? restored(version, decided, builtAt, deltaLog.capacity()) : this;
+  }
+
   public long version() {
     return version;
   }
@@ -169,7 +184,13 @@ public final class RoutingTable {
         continue;
       }
       ServiceEndpoints replacement =
-          new ServiceEndpoints(key, nextVersion, state.endpoints(), state.servicePorts());
+          new ServiceEndpoints(
+              key,
+              nextVersion,
+              state.endpoints(),
+              state.servicePorts(),
+              state.traffic(),
+              state.topology());
       next.put(replacement);
       nextEndpointCount +=
           replacement.endpoints().size() - (current == null ? 0 : current.endpoints().size());

@@ -11,14 +11,48 @@ import java.util.Objects;
  * @param endpoints sorted by IP, possibly empty (the Service exists but nothing is ready)
  * @param servicePorts the ports the Service declares (name, Service port number, protocol), sorted
  *     by name; empty when the Service is not known from the Services watch or declares none
+ * @param traffic the Service's trafficDistribution and internalTrafficPolicy; {@link
+ *     ServiceTraffic#DEFAULT} when not known
+ * @param topology this node's routing decision for the Service, made when the entry was
  */
 public record ServiceEndpoints(
-    ServiceKey key, long version, List<Endpoint> endpoints, List<Port> servicePorts) {
+    ServiceKey key,
+    long version,
+    List<Endpoint> endpoints,
+    List<Port> servicePorts,
+    ServiceTraffic traffic,
+    TopologyDecision topology) {
 
   public ServiceEndpoints {
     Objects.requireNonNull(key, "key");
     endpoints = List.copyOf(endpoints);
     servicePorts = List.copyOf(servicePorts);
+    traffic = traffic == null ? ServiceTraffic.DEFAULT : traffic;
+    topology = topology == null ? TopologyDecision.NONE : topology;
+  }
+
+  /** An entry with the default traffic settings. */
+  public ServiceEndpoints(
+      ServiceKey key, long version, List<Endpoint> endpoints, List<Port> servicePorts) {
+    this(key, version, endpoints, servicePorts, ServiceTraffic.DEFAULT, TopologyDecision.NONE);
+  }
+
+  /** An entry whose topology decision is not made yet (read from the state file). */
+  public ServiceEndpoints(
+      ServiceKey key,
+      long version,
+      List<Endpoint> endpoints,
+      List<Port> servicePorts,
+      ServiceTraffic traffic) {
+    this(key, version, endpoints, servicePorts, traffic, TopologyDecision.NONE);
+  }
+
+  /** This entry with this node's decision made for {@code here}, at the same version. */
+  public ServiceEndpoints decidedFor(NodeLocality here) {
+    TopologyDecision decided = TopologyRule.decide(endpoints, traffic, here);
+    return decided.equals(topology)
+        ? this
+        : new ServiceEndpoints(key, version, endpoints, servicePorts, traffic, decided);
   }
 
   /** An entry whose Service's declared ports are not known. */
@@ -33,6 +67,9 @@ public record ServiceEndpoints(
 
   /** Whether this entry already holds {@code state}: publishing it again would change nothing. */
   boolean holds(ServiceState state) {
-    return endpoints.equals(state.endpoints()) && servicePorts.equals(state.servicePorts());
+    return endpoints.equals(state.endpoints())
+        && servicePorts.equals(state.servicePorts())
+        && traffic.equals(state.traffic())
+        && topology.equals(state.topology());
   }
 }

@@ -5,6 +5,7 @@ import com.google.protobuf.UInt32Value;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceEndpoints;
+import dev.routesync.table.TopologyDecision;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource;
@@ -100,6 +101,12 @@ public final class XdsResources {
   /** The drop category of a name whose Service does not exist or lacks the port. */
   public static final String NO_SUCH_SERVICE = "no_such_service";
 
+  /**
+   * The drop category of a Service with internalTrafficPolicy Local and no endpoint on this node:
+   * its calls fail here, never reach another node (kube-proxy's semantics).
+   */
+  public static final String NO_NODE_LOCAL_ENDPOINT = "no_node_local_endpoint";
+
   /** The drop category of a Service port with no ready endpoint. */
   public static final String NO_READY_ENDPOINTS = "no_ready_endpoints";
 
@@ -114,6 +121,11 @@ public final class XdsResources {
   /**
    * The endpoints of cluster {@code name}: one locality per zone (the endpoints with no zone share
    * one with an empty zone), weighted by its endpoint count.
+   *
+   * <p>Topology ({@link TopologyDecision}, made once for this node when the Service changed): the
+   * chosen endpoints are priority 0; with hints followed, the Service's other endpoints follow as
+   * lower priorities ({@link #tier}); with internalTrafficPolicy Local only this node's are sent,
+   * and none here drops every call as {@value #NO_NODE_LOCAL_ENDPOINT}.
    *
    * <p>Health says where calls go, as kube-proxy routes them: while the port has a ready endpoint,
    * the ready ones are HEALTHY and serving terminating ones DRAINING (Envoy and gRPC send them no
@@ -140,6 +152,10 @@ public final class XdsResources {
     if (selection.isEmpty()) {
       return dropsEverything(assignment, NO_SUCH_SERVICE);
     }
+    TopologyDecision decision = service.get().topology();
+    if (decision.mode() == TopologyDecision.Mode.NO_LOCAL_ENDPOINT) {
+      return dropsEverything(assignment, NO_NODE_LOCAL_ENDPOINT);
+    }
     boolean anyReady = false;
     for (Endpoint endpoint : service.get().endpoints()) {
       if (endpoint.ready() && selection.get().on(endpoint).isPresent()) {
@@ -147,29 +163,77 @@ public final class XdsResources {
         break;
       }
     }
-    Map<String, List<LbEndpoint>> byZone = new TreeMap<>();
+    // Per priority (its tier, see tier()), per zone: the endpoints sent.
+    List<Map<String, List<LbEndpoint>>> tiers = new ArrayList<>(TIERS);
+    for (int i = 0; i < TIERS; i++) {
+      tiers.add(new TreeMap<>());
+    }
     for (Endpoint endpoint : service.get().endpoints()) {
-      Optional<HealthStatus> health = health(endpoint, anyReady);
+      int tier = tier(decision, endpoint);
+      Optional<HealthStatus> health = tier < 0 ? Optional.empty() : health(endpoint, anyReady);
       Optional<Port> port = health.isEmpty() ? Optional.empty() : selection.get().on(endpoint);
       if (port.isEmpty()) {
         continue;
       }
       String zone = endpoint.zone() == null ? "" : endpoint.zone();
-      byZone
+      tiers
+          .get(tier)
           .computeIfAbsent(zone, z -> new ArrayList<>())
           .add(lbEndpoint(endpoint, port.get(), health.get()));
     }
-    if (byZone.isEmpty()) {
+    // Priorities are numbered from 0 without gaps (Envoy and gRPC require it): empty tiers go.
+    int priority = 0;
+    for (Map<String, List<LbEndpoint>> byZone : tiers) {
+      if (byZone.isEmpty()) {
+        continue;
+      }
+      for (Map.Entry<String, List<LbEndpoint>> zone : byZone.entrySet()) {
+        assignment.addEndpoints(
+            LocalityLbEndpoints.newBuilder()
+                .setLocality(Locality.newBuilder().setZone(zone.getKey()))
+                .setLoadBalancingWeight(UInt32Value.of(zone.getValue().size()))
+                .setPriority(priority)
+                .addAllLbEndpoints(zone.getValue()));
+      }
+      priority++;
+    }
+    if (priority == 0) {
       return dropsEverything(assignment, NO_READY_ENDPOINTS);
     }
-    for (Map.Entry<String, List<LbEndpoint>> zone : byZone.entrySet()) {
-      assignment.addEndpoints(
-          LocalityLbEndpoints.newBuilder()
-              .setLocality(Locality.newBuilder().setZone(zone.getKey()))
-              .setLoadBalancingWeight(UInt32Value.of(zone.getValue().size()))
-              .addAllLbEndpoints(zone.getValue()));
-    }
     return assignment.build();
+  }
+
+  /** The tiers an endpoint can fall in: chosen, then same node, same zone, the rest. */
+  private static final int TIERS = 4;
+
+  /**
+   * The priority tier of {@code endpoint} under {@code decision}, or -1 when it is never sent.
+   *
+   * <ul>
+   *   <li>0: the decision's chosen set (kube-proxy's endpoints for this node);
+   *   <li>with hints followed (same-node, same-zone), the Service's other endpoints behind it, so
+   *       that a client fails over when the chosen ones stop answering, not only when the
+   *       controller rewrites the hints: 1 those on this node, 2 those in this zone, 3 the rest;
+   *   <li>internalTrafficPolicy Local: this node's only, never a remote one (-1 for the others).
+   * </ul>
+   */
+  static int tier(TopologyDecision decision, Endpoint endpoint) {
+    if (decision.selects(endpoint)) {
+      return 0;
+    }
+    return switch (decision.mode()) {
+      case NONE -> 0;
+      case LOCAL, NO_LOCAL_ENDPOINT -> -1;
+      case SAME_NODE, SAME_ZONE -> {
+        if (decision.node() != null && decision.node().equals(endpoint.node())) {
+          yield 1;
+        }
+        if (decision.zone() != null && decision.zone().equals(endpoint.zone())) {
+          yield 2;
+        }
+        yield 3;
+      }
+    };
   }
 
   private static ClusterLoadAssignment dropsEverything(

@@ -3,8 +3,11 @@ package dev.routesync.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.EndpointHints;
+import dev.routesync.table.NodeLocality;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceState;
+import dev.routesync.table.ServiceTraffic;
 import dev.routesync.testing.ServeHarness;
 import dev.routesync.testing.UdsHttp;
 import io.vertx.core.json.JsonObject;
@@ -55,6 +58,47 @@ class OneJsonMappingTest {
                 new Endpoint("10.0.8.1", List.of(), null, null, "quote-1", true, true, false),
                 new Endpoint("10.0.8.2", List.of(), null, null, "quote-2", true, true, false)),
             List.of(new Port("http", 80, "TCP"))));
+    // Zoned, with hints, decided for node-1 in zone-a (PreferClose): same-zone.
+    NodeLocality here = new NodeLocality("node-1", "zone-a", "region-1");
+    serve.put(
+        "shop",
+        "zoned",
+        ServiceState.decided(
+            List.of(
+                new Endpoint(
+                    "10.0.7.1",
+                    List.of(new Port("http", 8080, "TCP")),
+                    "zone-a",
+                    EndpointHints.of(List.of("zone-a"), List.of()),
+                    "node-1",
+                    "zoned-1",
+                    true,
+                    true,
+                    false),
+                new Endpoint(
+                    "10.0.7.2",
+                    List.of(new Port("http", 8080, "TCP")),
+                    "zone-b",
+                    EndpointHints.of(List.of("zone-b"), List.of()),
+                    "node-2",
+                    "zoned-2",
+                    true,
+                    true,
+                    false)),
+            List.of(new Port("http", 80, "TCP")),
+            ServiceTraffic.of("PreferClose", false),
+            here));
+    // internalTrafficPolicy Local and nothing on node-1.
+    serve.put(
+        "shop",
+        "local",
+        ServiceState.decided(
+            List.of(
+                new Endpoint(
+                    "10.0.6.1", List.of(), "zone-b", "node-2", "local-1", true, true, false)),
+            List.of(),
+            ServiceTraffic.of(null, true),
+            here));
     http = new UdsHttp(serve.socket());
   }
 
@@ -87,7 +131,14 @@ class OneJsonMappingTest {
   @Test
   void oneServiceIsTheSameOverHttpAndFromTheCli() throws Exception {
     for (String service :
-        List.of("shop/cart", "billing/ledger", "shop/draining", "shop/empty", "shop/quote")) {
+        List.of(
+            "shop/cart",
+            "billing/ledger",
+            "shop/draining",
+            "shop/empty",
+            "shop/quote",
+            "shop/zoned",
+            "shop/local")) {
       assertThat(curl("/v1/services/" + service))
           .as(service)
           .isEqualTo(cli("get endpoints " + service));
@@ -124,5 +175,59 @@ class OneJsonMappingTest {
                 "name", "http", "port", 80, "protocol", "TCP", "ready", 0, "listed", 2));
     // A Service without ports has an empty list, not a missing field.
     assertThat(curl("/v1/services/shop/empty").getJsonArray("port_counts")).isEmpty();
+  }
+
+  @Test
+  void theTopologyDecisionAndHintsFollowTheProto3JsonMapping() throws Exception {
+    JsonObject zoned = curl("/v1/services/shop/zoned");
+
+    assertThat(zoned.getJsonObject("topology").getMap())
+        .containsExactlyInAnyOrderEntriesOf(
+            java.util.Map.of(
+                "mode", "SAME_ZONE",
+                "reason", "",
+                "node", "node-1",
+                "zone", "zone-a",
+                "traffic_distribution", "PreferClose",
+                "internal_traffic_policy", "Cluster"));
+    JsonObject first = zoned.getJsonArray("endpoints").getJsonObject(0);
+    assertThat(first.getJsonObject("hints").getJsonArray("for_zones").getList())
+        .containsExactly("zone-a");
+    assertThat(first.getJsonObject("hints").getJsonArray("for_nodes").getList()).isEmpty();
+    assertThat(first.getBoolean("selected")).isTrue();
+    assertThat(zoned.getJsonArray("endpoints").getJsonObject(1).getBoolean("selected")).isFalse();
+
+    JsonObject local = curl("/v1/services/shop/local");
+    assertThat(local.getJsonObject("topology").getString("mode")).isEqualTo("NO_LOCAL_ENDPOINT");
+    assertThat(local.getJsonObject("topology").getString("reason"))
+        .isEqualTo("no node-local endpoint");
+    assertThat(local.getJsonArray("endpoints").getJsonObject(0).getBoolean("selected")).isFalse();
+    // No hints: the field is absent (a message field at its default).
+    assertThat(local.getJsonArray("endpoints").getJsonObject(0).containsKey("hints")).isFalse();
+  }
+
+  @Test
+  void getEndpointsWideShowsTheDecisionHintsAndTheChosenSet() {
+    Cli.Result zoned =
+        Cli.run(("get endpoints shop/zoned -o wide --socket " + serve.socket()).split(" "));
+    assertThat(zoned.exitCode()).as(zoned.err()).isZero();
+    assertThat(zoned.out())
+        .contains(
+            "Topology: same-zone (node node-1, zone zone-a; trafficDistribution PreferClose,"
+                + " internalTrafficPolicy Cluster)");
+    assertThat(zoned.out().lines().filter(l -> l.startsWith("10.0.7.1")))
+        .singleElement()
+        .satisfies(l -> assertThat(l).contains("zones=zone-a").endsWith("true"));
+    assertThat(zoned.out().lines().filter(l -> l.startsWith("10.0.7.2")))
+        .singleElement()
+        .satisfies(l -> assertThat(l).contains("zones=zone-b").endsWith("false"));
+
+    Cli.Result local =
+        Cli.run(("get endpoints shop/local -o wide --socket " + serve.socket()).split(" "));
+    assertThat(local.exitCode()).as(local.err()).isZero();
+    assertThat(local.out())
+        .contains(
+            "Topology: no-local-endpoint: no node-local endpoint (node node-1, zone zone-a;"
+                + " trafficDistribution unset, internalTrafficPolicy Local)");
   }
 }

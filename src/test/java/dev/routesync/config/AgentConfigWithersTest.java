@@ -75,6 +75,7 @@ class AgentConfigWithersTest {
       case "int" -> first ? 1234 : 4321;
       case "boolean" -> first; // the record's defaults hold both values somewhere
       case "java.time.Duration" -> Duration.ofSeconds(first ? 7 : 13);
+      case "java.util.Optional<java.lang.String>" -> Optional.of(first ? "zone-a" : "zone-b");
       case "java.util.Optional<java.net.InetSocketAddress>" ->
           Optional.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), first ? 1111 : 2222));
       default ->

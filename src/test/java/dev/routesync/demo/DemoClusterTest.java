@@ -39,21 +39,29 @@ class DemoClusterTest {
       Path kubeconfig = cluster.writeKubeconfig(dir);
       AgentConfig config =
           new AgentConfig(
-              Source.ENDPOINTSLICES,
-              Optional.of(kubeconfig),
-              WatchSettings.of(List.of(), "mesh-managed=true"),
-              CoalescerSettings.defaults(),
-              dir.resolve("demo.sock"),
-              "127.0.0.1",
-              adminPort,
-              "");
+                  Source.ENDPOINTSLICES,
+                  Optional.of(kubeconfig),
+                  WatchSettings.of(List.of(), "mesh-managed=true"),
+                  CoalescerSettings.defaults(),
+                  dir.resolve("demo.sock"),
+                  "127.0.0.1",
+                  adminPort,
+                  "")
+              .withZone("zone-a");
       Agent agent = Agent.start(config).await(20, TimeUnit.SECONDS);
       try {
         agent.initialSync().await(10, TimeUnit.SECONDS);
         var table = agent.table().current();
         assertThat(table.services())
             .extracting(s -> s.key().toString())
-            .containsExactly("shop/cart", "shop/checkout", "shop/payments");
+            .containsExactly("shop/cart", "shop/checkout", "shop/payments", "shop/search");
+        // The zoned Service (PreferClose): this node, in zone-a, routes to search-1 first.
+        var search = table.get(new dev.routesync.table.ServiceKey("shop", "search")).orElseThrow();
+        assertThat(search.topology().mode())
+            .isEqualTo(dev.routesync.table.TopologyDecision.Mode.SAME_ZONE);
+        assertThat(search.endpoints().stream().filter(search.topology()::selects))
+            .extracting(e -> e.pod())
+            .containsExactly("search-1");
         // cart-3 is not ready; payments-2 sits in two slices and is published once.
         assertThat(ips(agent, "cart")).containsExactly("10.1.0.11", "10.1.0.12");
         assertThat(ips(agent, "payments")).containsExactly("10.1.2.11", "10.1.2.12", "10.1.2.13");
@@ -74,7 +82,7 @@ class DemoClusterTest {
         assertThat(metrics.body())
             .contains(
                 "routesync_table_version",
-                "routesync_services 3.0",
+                "routesync_services 4.0",
                 "routesync_events_total{kind=\"EndpointSlice\",type=\"updated\"}",
                 "routesync_batches_total",
                 "routesync_batch_size_count",

@@ -513,7 +513,7 @@ class DaemonsetManifestsTest {
     assertThat(role.getAggregationRule()).isNull();
     // "group/resource" -> verbs, over every rule: reading slices, Services and Pods (the drift
     // detector watches its node's), and writing the drift detector's Events (created, then only
-    // their series patched: no get, update or delete).
+    // their series patched: no get, update or delete); and get of its own Node (its zone label).
     Map<String, Set<String>> grants = new TreeMap<>();
     for (PolicyRule rule : role.getRules()) {
       assertThat(rule.getResourceNames()).isNullOrEmpty();
@@ -532,6 +532,7 @@ class DaemonsetManifestsTest {
                 "discovery.k8s.io/endpointslices", Set.of("list", "watch"),
                 "/services", Set.of("list", "watch"),
                 "/pods", Set.of("list", "watch"),
+                "/nodes", Set.of("get"),
                 "events.k8s.io/events", Set.of("create", "patch")));
 
     List<ClusterRoleBinding> bindings = install.of(ClusterRoleBinding.class);

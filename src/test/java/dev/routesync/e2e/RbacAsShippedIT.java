@@ -61,6 +61,7 @@ class RbacAsShippedIT {
           "/services:watch",
           "/pods:list",
           "/pods:watch",
+          "/nodes:get",
           "events.k8s.io/events:create",
           "events.k8s.io/events:patch");
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.routesync.api.v1.Endpoint;
+import dev.routesync.api.v1.Topology;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
@@ -36,10 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  * distribution, its hints; the agent (as node-0) carries every endpoint with the zone and node of
  * its pod's Node.
  *
- * <p>The Registry API carries zone and node but no hints, and the agent makes no topology decision
- * yet (issue 22B): it serves every ready endpoint whatever its hints. So this checks the hints in
- * the real slices, and the zone and node the agent carries; where issue 22 lands, the expected set
- * narrows as marked below.
+ * <p>The agent reads its zone from its own Node (node-0's {@code topology.kubernetes.io/zone}) and
+ * decides as kube-proxy does: the table keeps every endpoint, and the Registry API's topology says
+ * which of them this node's clients use ({@code selected}): zone-a's for PreferClose, node-0's for
+ * PreferSameNode.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class TopologyIT {
@@ -65,10 +66,13 @@ class TopologyIT {
     List<Placement> pods = deploySpread("PreferClose");
     awaitHints(pods, true, false);
     try (AgentProcess agent = startAgent()) {
-      // Issue 22B: as node-0 (zone-a), the agent will serve only zone-a's endpoints (node-0's and
-      // node-2's) when every ready endpoint has a zone hint, as kube-proxy does; today it serves
-      // all of them, each with its place.
       awaitAgentCarries(agent, pods);
+      // As node-0 (zone-a, read from its Node): zone-a's endpoints (node-0's and node-2's), as
+      // kube-proxy routes when every ready endpoint has a zone hint.
+      awaitDecision(
+          agent,
+          Topology.Mode.SAME_ZONE,
+          pods.stream().filter(p -> "zone-a".equals(p.zone())).map(Placement::ip).toList());
     }
   }
 
@@ -77,9 +81,13 @@ class TopologyIT {
     List<Placement> pods = deploySpread("PreferSameNode");
     awaitHints(pods, true, true);
     try (AgentProcess agent = startAgent()) {
-      // Issue 22B: as node-0, the agent will serve only node-0's endpoint when every ready
-      // endpoint has a node hint, as kube-proxy does; today it serves all of them.
       awaitAgentCarries(agent, pods);
+      // As node-0: node-0's endpoint only, as kube-proxy routes when every ready endpoint has a
+      // node hint.
+      awaitDecision(
+          agent,
+          Topology.Mode.SAME_NODE,
+          pods.stream().filter(p -> AGENT_NODE.equals(p.node())).map(Placement::ip).toList());
     }
   }
 
@@ -181,6 +189,28 @@ class TopologyIT {
                 assertThat(placesServedBy(agent))
                     .as("the agent's endpoints, as %s", AGENT_NODE)
                     .containsExactlyInAnyOrderElementsOf(pods));
+  }
+
+  /**
+   * Waits until the agent's decision for this node is {@code mode}, selecting exactly {@code ips}.
+   */
+  private void awaitDecision(AgentProcess agent, Topology.Mode mode, List<String> ips) {
+    assertThat(ips).isNotEmpty();
+    await()
+        .atMost(CONVERGE)
+        .pollInterval(Duration.ofMillis(200))
+        .untilAsserted(
+            () -> {
+              var service = agent.grpc().resolve(ns.name(), APP);
+              assertThat(service.getTopology().getMode()).isEqualTo(mode);
+              assertThat(service.getTopology().getNode()).isEqualTo(AGENT_NODE);
+              assertThat(service.getTopology().getZone()).isEqualTo("zone-a");
+              assertThat(
+                      service.getEndpointsList().stream()
+                          .filter(Endpoint::getSelected)
+                          .map(Endpoint::getIp))
+                  .containsExactlyInAnyOrderElementsOf(ips);
+            });
   }
 
   private List<Placement> placesServedBy(AgentProcess agent) {

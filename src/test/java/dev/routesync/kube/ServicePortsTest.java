@@ -13,6 +13,7 @@ import dev.routesync.sync.CoalescerSettings;
 import dev.routesync.sync.FakeScheduler;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceTraffic;
 import dev.routesync.testing.ApiServerServices;
 import dev.routesync.testing.MockCluster;
 import io.fabric8.kubernetes.api.model.Service;
@@ -213,6 +214,23 @@ class ServicePortsTest {
       assertThat(batches.get(1).keys()).containsExactlyInAnyOrder(QUOTE, CART);
       assertThat(ports.portsOf(QUOTE)).containsExactly(new Port("web", 80, "TCP"));
       assertThat(ports.portsOf(CART)).isEmpty();
+    }
+
+    @Test
+    void trafficDistributionAndInternalTrafficPolicySurviveTheCompactStore() throws Exception {
+      Service quote = service("quote", port("http", 80, "TCP"));
+      quote.getSpec().setTrafficDistribution("PreferClose");
+      quote.getSpec().setInternalTrafficPolicy("Local");
+      apply(quote);
+      apply(service("cart", port("http", 80, "TCP")));
+      Generation<Service> first = synced(1, 2);
+
+      sink.replaced(null, first);
+
+      assertThat(ports.trafficOf(QUOTE)).isEqualTo(ServiceTraffic.of("PreferClose", true));
+      assertThat(ports.trafficOf(CART)).isSameAs(ServiceTraffic.DEFAULT);
+      assertThat(ports.trafficOf(new ServiceKey("shop", "absent")))
+          .isSameAs(ServiceTraffic.DEFAULT);
     }
 
     @Test

@@ -120,7 +120,9 @@ class HttpApiTest {
     JsonObject first = cart.getJsonArray("endpoints").getJsonObject(0);
     assertThat(first.fieldNames())
         .containsExactlyInAnyOrder(
-            "ip", "ports", "zone", "node", "pod", "ready", "serving", "terminating");
+            "ip", "ports", "zone", "node", "pod", "ready", "serving", "terminating", "selected");
+    // Hints are a message: absent when the endpoint has none.
+    assertThat(first.getBoolean("selected")).isTrue();
     assertThat(first.getString("ip")).isEqualTo("10.0.0.1");
     assertThat(first.getJsonArray("ports").getJsonObject(0).getMap())
         .isEqualTo(Map.of("name", "http", "port", 8080, "protocol", "TCP"));

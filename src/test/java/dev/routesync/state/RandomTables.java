@@ -1,10 +1,12 @@
 package dev.routesync.state;
 
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.EndpointHints;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
+import dev.routesync.table.ServiceTraffic;
 import dev.routesync.table.TableWriter;
 import java.time.Clock;
 import java.time.Instant;
@@ -69,13 +71,36 @@ final class RandomTables {
               ip,
               ports(random),
               random.nextBoolean() ? "zone-" + random.nextInt(3) : null,
+              hints(random),
               random.nextBoolean() ? "node-" + random.nextInt(5) : null,
               random.nextBoolean() ? "pod-ä-" + random.nextInt(100) : null,
               random.nextBoolean(),
               random.nextBoolean(),
               random.nextBoolean()));
     }
-    return new ServiceState(new ArrayList<>(byIp.values()), ports(random));
+    return new ServiceState(
+        new ArrayList<>(byIp.values()),
+        ports(random),
+        traffic(random),
+        dev.routesync.table.TopologyDecision.NONE);
+  }
+
+  private static EndpointHints hints(Random random) {
+    if (random.nextInt(3) != 0) {
+      return EndpointHints.NONE;
+    }
+    List<String> zones = random.nextBoolean() ? List.of("zone-" + random.nextInt(3)) : List.of();
+    List<String> nodes = random.nextBoolean() ? List.of("node-a", "node-b") : List.of();
+    return EndpointHints.of(zones, nodes);
+  }
+
+  private static ServiceTraffic traffic(Random random) {
+    return switch (random.nextInt(4)) {
+      case 0 -> ServiceTraffic.DEFAULT;
+      case 1 -> ServiceTraffic.of("PreferClose", false);
+      case 2 -> ServiceTraffic.of(null, true);
+      default -> ServiceTraffic.of("PreferSameNode", true);
+    };
   }
 
   private static List<Port> ports(Random random) {

@@ -3,7 +3,12 @@ package dev.routesync.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.EndpointHints;
 import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceEndpoints;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceTraffic;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -96,8 +101,8 @@ class TableCodecTest {
   @Test
   void anotherFormatVersionIsRefused() throws Exception {
     byte[] file = sample();
-    ByteBuffer.wrap(file).putShort(4, (short) 2);
-    rejected(file, LoadFailure.VERSION, "version 2");
+    ByteBuffer.wrap(file).putShort(4, (short) 3);
+    rejected(file, LoadFailure.VERSION, "version 3");
   }
 
   @Test
@@ -210,6 +215,76 @@ class TableCodecTest {
         .isEqualTo(2);
   }
 
+  @Test
+  void aVersion1FileLoadsWithDefaultTrafficAndRefusesVersion2Fields() throws Exception {
+    PersistedTable old =
+        TableCodec.decode(
+            sealed(services(new String[][] {{"a", "x"}, {"b", "x"}}, 1, 1), (short) 1), NOW, 8);
+    assertThat(old.table().serviceCount()).isEqualTo(2);
+    assertThat(old.table().services())
+        .allSatisfy(s -> assertThat(s.traffic()).isSameAs(ServiceTraffic.DEFAULT));
+    // A version 2 body under a version 1 header is malformed (the traffic byte is read as a count).
+    rejected(
+        sealed(services(new String[][] {{"a", "x"}}, 1, 2), (short) 1),
+        LoadFailure.MALFORMED,
+        "v2 body in v1");
+    // Unknown traffic flags are refused.
+    rejected(
+        sealed(
+            body(
+                out -> {
+                  out.writeInt(1);
+                  out.writeShort(1);
+                  out.writeBytes("a");
+                  out.writeShort(1);
+                  out.writeBytes("x");
+                  out.writeLong(1);
+                  out.writeInt(0);
+                  out.writeByte(4);
+                  out.writeInt(0);
+                })),
+        LoadFailure.MALFORMED,
+        "traffic flags");
+  }
+
+  @Test
+  void hintsAndTrafficSettingsSurviveTheRoundTrip() throws Exception {
+    ServiceKey key = new ServiceKey("shop", "web");
+    EndpointHints hints = EndpointHints.of(List.of("zone-a"), List.of("node-1"));
+    RoutingTable table =
+        RoutingTable.restored(
+            5,
+            List.of(
+                new ServiceEndpoints(
+                    key,
+                    3,
+                    List.of(
+                        new Endpoint(
+                            "10.0.0.1",
+                            List.of(),
+                            "zone-a",
+                            hints,
+                            "node-1",
+                            null,
+                            true,
+                            true,
+                            false),
+                        new Endpoint(
+                            "10.0.0.2", List.of(), "zone-b", "node-2", null, true, true, false)),
+                    List.of(),
+                    ServiceTraffic.of("PreferClose", true))),
+            RandomTables.T0,
+            8);
+
+    RoutingTable back =
+        TableCodec.decode(TableCodec.encode(table, RandomTables.T0, SYNCED), NOW, 8).table();
+
+    ServiceEndpoints entry = back.get(key).orElseThrow();
+    assertThat(entry.traffic()).isEqualTo(ServiceTraffic.of("PreferClose", true));
+    assertThat(entry.endpoints().get(0).hints()).isEqualTo(hints);
+    assertThat(entry.endpoints().get(1).hints()).isSameAs(EndpointHints.NONE);
+  }
+
   private interface BodyWriter {
     void write(DataOutputStream out) throws IOException;
   }
@@ -224,6 +299,10 @@ class TableCodecTest {
 
   /** Services with no ports and no endpoints at {@code version}, in a table at version 10. */
   private static byte[] services(String[][] keys, long version) throws IOException {
+    return services(keys, version, TableCodec.FORMAT_VERSION);
+  }
+
+  private static byte[] services(String[][] keys, long version, int format) throws IOException {
     return body(
         out -> {
           out.writeInt(keys.length);
@@ -234,6 +313,9 @@ class TableCodecTest {
             out.writeBytes(key[1]);
             out.writeLong(version);
             out.writeInt(0);
+            if (format >= 2) {
+              out.writeByte(0);
+            }
             out.writeInt(0);
           }
         });
@@ -241,11 +323,15 @@ class TableCodecTest {
 
   /** A header for a table at version 10 and a valid checksum around {@code body}. */
   private static byte[] sealed(byte[] body) {
+    return sealed(body, TableCodec.FORMAT_VERSION);
+  }
+
+  private static byte[] sealed(byte[] body, short format) {
     long micros = RandomTables.T0.getEpochSecond() * 1_000_000L;
     byte[] header =
         ByteBuffer.allocate(TableCodec.HEADER_BYTES)
             .putInt(TableCodec.MAGIC)
-            .putShort(TableCodec.FORMAT_VERSION)
+            .putShort(format)
             .putShort((short) 0)
             .putLong(10)
             .putLong(micros)

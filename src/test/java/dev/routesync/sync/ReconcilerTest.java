@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.observe.Metrics;
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.EndpointHints;
+import dev.routesync.table.NodeLocality;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceState;
+import dev.routesync.table.ServiceTraffic;
 import dev.routesync.table.TableWriter;
+import dev.routesync.table.TopologyDecision;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -177,6 +181,75 @@ class ReconcilerTest {
         .isEqualTo(1.0);
     assertThat(registry.get("routesync.batch.size").summary().count()).isEqualTo(3);
     assertThat(registry.get("routesync.flush.duration").timer().count()).isEqualTo(3);
+  }
+
+  @Test
+  void aTopologyFallbackIsCountedWhenAServiceEntersItNotAtEveryFlush() {
+    // Every endpoint hinted for zone-b; this node is in zone-a: kube-proxy's fallback.
+    NodeLocality here = new NodeLocality("node-1", "zone-a", null);
+    EndpointHints zoneB = EndpointHints.of(List.of("zone-b"), List.of());
+    Map<ServiceKey, List<Endpoint>> services = new HashMap<>();
+    EndpointLookup decided =
+        new EndpointLookup() {
+          @Override
+          public Optional<ServiceState> stateOf(ServiceKey key) {
+            return Optional.ofNullable(services.get(key))
+                .map(
+                    endpoints ->
+                        ServiceState.decided(
+                            endpoints, List.of(), ServiceTraffic.of("PreferClose", false), here));
+          }
+
+          @Override
+          public Optional<Found> find(ServiceKey key) {
+            return stateOf(key).map(state -> new Found(state, null));
+          }
+        };
+    Reconciler reconciling = new Reconciler(decided, writer, new Metrics(registry).sync());
+    services.put(A, List.of(hinted("10.0.0.1", zoneB)));
+
+    reconciling.flush(batch(A));
+    services.put(A, List.of(hinted("10.0.0.1", zoneB), hinted("10.0.0.2", zoneB)));
+    reconciling.flush(batch(A));
+    reconciling.flush(batch(A));
+
+    assertThat(writer.current().get(A).orElseThrow().topology().fallback())
+        .isEqualTo(TopologyDecision.Fallback.NO_HINT_FOR_ZONE);
+    assertThat(
+            registry
+                .get("routesync.topology.fallbacks")
+                .tag("reason", "no_hint_for_zone")
+                .counter()
+                .count())
+        .isEqualTo(1.0);
+
+    // Hints for this zone: followed; then gone again: a second entry into the fallback.
+    services.put(A, List.of(hinted("10.0.0.1", EndpointHints.of(List.of("zone-a"), List.of()))));
+    reconciling.flush(batch(A));
+    assertThat(writer.current().get(A).orElseThrow().topology().mode())
+        .isEqualTo(TopologyDecision.Mode.SAME_ZONE);
+    services.put(A, List.of(hinted("10.0.0.1", zoneB)));
+    reconciling.flush(batch(A));
+    assertThat(
+            registry
+                .get("routesync.topology.fallbacks")
+                .tag("reason", "no_hint_for_zone")
+                .counter()
+                .count())
+        .isEqualTo(2.0);
+  }
+
+  private static Endpoint hinted(String ip, EndpointHints hints) {
+    return new Endpoint(
+        ip,
+        List.of(new Port("http", 8080, "TCP")),
+        "zone-b",
+        hints,
+        "node-2",
+        null,
+        true,
+        true,
+        false);
   }
 
   /** A wall clock the test moves by hand. */

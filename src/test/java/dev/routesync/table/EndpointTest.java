@@ -223,6 +223,51 @@ class EndpointTest {
   }
 
   @Test
+  void hintsTakePartInEqualityAndCostAHintlessEndpointNothing() {
+    EndpointHints zoneA = EndpointHints.of(List.of("z1"), List.of());
+    Endpoint plain = new Endpoint("10.0.0.1", HTTP, "z1", "n1", "p-1", true, true, false);
+    Endpoint hinted = new Endpoint("10.0.0.1", HTTP, "z1", zoneA, "n1", "p-1", true, true, false);
+    Endpoint nodeHinted =
+        Endpoint.ofIpv4(
+            0x0a000001,
+            HTTP,
+            "z1",
+            EndpointHints.of(List.of(), List.of("n1")),
+            "n1",
+            "p-1",
+            true,
+            true,
+            false);
+
+    assertThat(plain.hints()).isSameAs(EndpointHints.NONE);
+    assertThat(hinted.hints()).isEqualTo(zoneA);
+    assertThat(hinted.zone()).isEqualTo("z1");
+    assertThat(hinted).isNotEqualTo(plain).isNotEqualTo(nodeHinted);
+    assertThat(hinted)
+        .isEqualTo(new Endpoint("10.0.0.1", HTTP, "z1", zoneA, "n1", "p-1", true, true, false))
+        .hasSameHashCodeAs(
+            new Endpoint("10.0.0.1", HTTP, "z1", zoneA, "n1", "p-1", true, true, false));
+    assertThat(hinted.withPorts(List.of()).hints()).isEqualTo(zoneA);
+    // Empty hints are no hints: the same endpoint as one built without.
+    assertThat(
+            new Endpoint(
+                "10.0.0.1",
+                HTTP,
+                "z1",
+                new EndpointHints(List.of(), List.of()),
+                "n1",
+                "p-1",
+                true,
+                true,
+                false))
+        .isEqualTo(plain)
+        .hasSameHashCodeAs(plain);
+    // The compact layout keeps its size: the zone and hints share one field.
+    assertThat(org.openjdk.jol.info.ClassLayout.parseClass(Endpoint.class).instanceSize())
+        .isLessThanOrEqualTo(48);
+  }
+
+  @Test
   void thePortsAreCopiedAndUnmodifiable() {
     List<Port> ports = new ArrayList<>(HTTP);
     Endpoint endpoint = new Endpoint("10.0.0.1", ports, null, null, null, true, true, false);

@@ -3,9 +3,14 @@ package dev.routesync.xds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.EndpointHints;
+import dev.routesync.table.NodeLocality;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceState;
+import dev.routesync.table.ServiceTraffic;
+import dev.routesync.table.TopologyDecision;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
@@ -186,6 +191,117 @@ class XdsResourcesTest {
     assertThat(assignment.getPolicy().getDropOverloads(0).getCategory())
         .isEqualTo(XdsResources.NO_READY_ENDPOINTS);
     assertThat(XdsResources.dropsEverything(assignment("cart.shop:9999", service))).isTrue();
+  }
+
+  private static final List<Port> GRPC = List.of(new Port("grpc", 8080, "TCP"));
+
+  private static Endpoint placed(String ip, String node, String zone, EndpointHints hints) {
+    return new Endpoint(ip, GRPC, zone, hints, node, "pod-" + ip, true, true, false);
+  }
+
+  private static ServiceEndpoints decided(
+      List<Endpoint> endpoints, ServiceTraffic traffic, NodeLocality here) {
+    ServiceState state = ServiceState.decided(endpoints, GRPC, traffic, here);
+    return new ServiceEndpoints(
+        CART, 7, state.endpoints(), state.servicePorts(), state.traffic(), state.topology());
+  }
+
+  /** Each priority's addresses, in priority order. */
+  private static List<List<String>> priorities(ClusterLoadAssignment assignment) {
+    List<List<String>> byPriority = new java.util.ArrayList<>();
+    for (var locality : assignment.getEndpointsList()) {
+      while (byPriority.size() <= locality.getPriority()) {
+        byPriority.add(new java.util.ArrayList<>());
+      }
+      for (LbEndpoint endpoint : locality.getLbEndpointsList()) {
+        byPriority
+            .get(locality.getPriority())
+            .add(endpoint.getEndpoint().getAddress().getSocketAddress().getAddress());
+      }
+    }
+    return byPriority;
+  }
+
+  @Test
+  void theChosenSetIsPriorityZeroAndTheRestFollowsSameNodeThenSameZoneThenTheRest() {
+    NodeLocality here = new NodeLocality("node-1", "zone-a", null);
+    EndpointHints forB = EndpointHints.of(List.of("zone-b"), List.of());
+    EndpointHints forA = EndpointHints.of(List.of("zone-a"), List.of());
+    // Hinted so that this zone's share goes to 10.0.0.4 in zone-b (the controller balances
+    // zones by CPU); this node's own endpoint and its zone's are then lower priorities.
+    ServiceEndpoints service =
+        decided(
+            List.of(
+                placed("10.0.0.1", "node-1", "zone-a", forB),
+                placed("10.0.0.2", "node-2", "zone-a", forB),
+                placed("10.0.0.3", "node-3", "zone-c", forB),
+                placed("10.0.0.4", "node-4", "zone-b", forA)),
+            ServiceTraffic.of("PreferClose", false),
+            here);
+
+    ClusterLoadAssignment assignment = assignment("cart.shop:8080", service);
+
+    assertThat(service.topology().mode()).isEqualTo(TopologyDecision.Mode.SAME_ZONE);
+    assertThat(priorities(assignment))
+        .containsExactly(
+            List.of("10.0.0.4"), List.of("10.0.0.1"), List.of("10.0.0.2"), List.of("10.0.0.3"));
+    assertThat(assignment.getEndpointsList())
+        .allSatisfy(l -> assertThat(l.getLoadBalancingWeight().getValue()).isPositive());
+  }
+
+  @Test
+  void prioritiesHaveNoGapsAndNoTopologyIsOnePriority() {
+    NodeLocality here = new NodeLocality("node-1", "zone-a", null);
+    EndpointHints forA = EndpointHints.of(List.of("zone-a"), List.of());
+    ServiceEndpoints zoned =
+        decided(
+            List.of(
+                placed("10.0.0.2", "node-2", "zone-a", forA),
+                placed(
+                    "10.0.0.3",
+                    "node-3",
+                    "zone-b",
+                    EndpointHints.of(List.of("zone-b"), List.of()))),
+            ServiceTraffic.of("PreferClose", false),
+            here);
+    // Nothing on this node, nothing else in this zone: the rest is priority 1, not 3.
+    assertThat(priorities(assignment("cart.shop:8080", zoned)))
+        .containsExactly(List.of("10.0.0.2"), List.of("10.0.0.3"));
+
+    ServiceEndpoints plain =
+        decided(
+            List.of(
+                placed("10.0.0.1", "node-1", "zone-a", EndpointHints.NONE),
+                placed("10.0.0.2", "node-2", "zone-b", EndpointHints.NONE)),
+            ServiceTraffic.DEFAULT,
+            here);
+    assertThat(priorities(assignment("cart.shop:8080", plain)))
+        .containsExactly(List.of("10.0.0.1", "10.0.0.2"));
+  }
+
+  @Test
+  void internalTrafficPolicyLocalSendsThisNodesEndpointsOnlyAndNoneDropsEveryCall() {
+    NodeLocality here = new NodeLocality("node-1", "zone-a", null);
+    ServiceEndpoints local =
+        decided(
+            List.of(
+                placed("10.0.0.1", "node-1", "zone-a", EndpointHints.NONE),
+                placed("10.0.0.2", "node-2", "zone-a", EndpointHints.NONE)),
+            ServiceTraffic.of(null, true),
+            here);
+    assertThat(priorities(assignment("cart.shop:8080", local)))
+        .containsExactly(List.of("10.0.0.1"));
+
+    ServiceEndpoints elsewhere =
+        decided(
+            List.of(placed("10.0.0.2", "node-2", "zone-a", EndpointHints.NONE)),
+            ServiceTraffic.of(null, true),
+            here);
+    ClusterLoadAssignment none = assignment("cart.shop:8080", elsewhere);
+    assertThat(addresses(none)).isEmpty();
+    assertThat(none.getPolicy().getDropOverloads(0).getCategory())
+        .isEqualTo(XdsResources.NO_NODE_LOCAL_ENDPOINT)
+        .isEqualTo("no_node_local_endpoint");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.routesync.kube.translate;
 
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.EndpointHints;
 import dev.routesync.table.Ipv4;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
@@ -9,6 +10,8 @@ import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointConditions;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.discovery.v1.ForNode;
+import io.fabric8.kubernetes.api.model.discovery.v1.ForZone;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -116,11 +119,13 @@ public final class SliceTranslator {
       String zone = shared(endpoint.getZone());
       String node = shared(endpoint.getNodeName());
       String pod = podName(endpoint.getTargetRef());
+      EndpointHints hints = hints(endpoint.getHints());
       merger.add(
           canonical == null
               ? Endpoint.ofIpv4(
-                  (int) ipv4, ports.get(), zone, node, pod, ready, serving, terminating)
-              : new Endpoint(canonical, ports.get(), zone, node, pod, ready, serving, terminating));
+                  (int) ipv4, ports.get(), zone, hints, node, pod, ready, serving, terminating)
+              : new Endpoint(
+                  canonical, ports.get(), zone, hints, node, pod, ready, serving, terminating));
     }
   }
 
@@ -144,6 +149,40 @@ public final class SliceTranslator {
     result.sort(null);
     // One list shared by every endpoint of the slice.
     return Optional.of(List.copyOf(result));
+  }
+
+  /**
+   * The most hint names kept per endpoint and kind. The API server allows 8 zone hints per endpoint
+   * and the controller writes one (zone or node); a longer list is cut here rather than held.
+   */
+  static final int MAX_HINTS = 8;
+
+  /** The endpoint's hints, names interned, sorted and distinct; {@link EndpointHints#NONE}. */
+  static EndpointHints hints(io.fabric8.kubernetes.api.model.discovery.v1.EndpointHints hints) {
+    if (hints == null) {
+      return EndpointHints.NONE;
+    }
+    List<String> zones = new ArrayList<>();
+    if (hints.getForZones() != null) {
+      for (ForZone zone : hints.getForZones()) {
+        addHint(zones, zone == null ? null : zone.getName());
+      }
+    }
+    List<String> nodes = new ArrayList<>();
+    if (hints.getForNodes() != null) {
+      for (ForNode node : hints.getForNodes()) {
+        addHint(nodes, node == null ? null : node.getName());
+      }
+    }
+    zones.sort(null);
+    nodes.sort(null);
+    return EndpointHints.of(zones, nodes);
+  }
+
+  private static void addHint(List<String> names, String name) {
+    if (!isBlank(name) && names.size() < MAX_HINTS && !names.contains(name)) {
+      names.add(name.intern());
+    }
   }
 
   /**

@@ -478,6 +478,54 @@ class SliceTranslatorTest {
   }
 
   @Test
+  void hintsForZonesAndNodesAreCarriedSortedAndDistinct() {
+    var endpoint = ready("10.0.0.1");
+    endpoint.setZone("zone-b");
+    endpoint.setHints(
+        new io.fabric8.kubernetes.api.model.discovery.v1.EndpointHintsBuilder()
+            .addNewForZone()
+            .withName("zone-b")
+            .endForZone()
+            .addNewForZone()
+            .withName("zone-a")
+            .endForZone()
+            .addNewForZone()
+            .withName("zone-b")
+            .endForZone()
+            .addNewForNode()
+            .withName("node-7")
+            .endForNode()
+            .build());
+
+    Endpoint published =
+        only(SliceTranslator.translate(List.of(ipv4Slice("checkout-a", endpoint))));
+
+    assertThat(published.zone()).isEqualTo("zone-b");
+    assertThat(published.hints().forZones()).containsExactly("zone-a", "zone-b");
+    assertThat(published.hints().forNodes()).containsExactly("node-7");
+  }
+
+  @Test
+  void absentOrEmptyHintsShareTheEmptyInstanceAndAreCappedWhenLong() {
+    var none = ready("10.0.0.1");
+    var empty = ready("10.0.0.2");
+    empty.setHints(new io.fabric8.kubernetes.api.model.discovery.v1.EndpointHints());
+    var many = ready("10.0.0.3");
+    var builder = new io.fabric8.kubernetes.api.model.discovery.v1.EndpointHintsBuilder();
+    for (int i = 0; i < 100; i++) {
+      builder.addNewForZone().withName("z" + i).endForZone();
+    }
+    many.setHints(builder.build());
+
+    List<Endpoint> published =
+        SliceTranslator.translate(List.of(ipv4Slice("checkout-a", none, empty, many))).endpoints();
+
+    assertThat(published.get(0).hints()).isSameAs(dev.routesync.table.EndpointHints.NONE);
+    assertThat(published.get(1).hints()).isSameAs(dev.routesync.table.EndpointHints.NONE);
+    assertThat(published.get(2).hints().forZones()).hasSize(SliceTranslator.MAX_HINTS);
+  }
+
+  @Test
   void absentZoneNodeAndTargetAreNull() {
     var endpoint = ready("10.0.0.1");
     endpoint.setZone(null);
