@@ -1,6 +1,8 @@
 package dev.routesync.sync;
 
+import dev.routesync.table.ServiceKey;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * What the sync stage tells the outside about its work, in its own terms. The stage knows only this
@@ -33,4 +35,11 @@ public interface SyncObserver {
    * (clock skew between the controller and this node) counts as zero.
    */
   void networkProgramming(Duration sinceTrigger);
+
+  /**
+   * {@code key}'s endpoints changed at table version {@code version}, a change triggered at {@code
+   * trigger} (its measured network programming, above): the streams that carry this version to
+   * their clients measure the rest of the way. Nothing by default.
+   */
+  default void programmed(ServiceKey key, long version, Instant trigger) {}
 }

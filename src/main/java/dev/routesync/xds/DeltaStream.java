@@ -102,8 +102,12 @@ final class DeltaStream
       return;
     }
     DeltaSubscription subscription = found.get();
-    if (subscription.answers(request.getResponseNonce()) && request.hasErrorDetail()) {
-      nacked(subscription.type, request.getErrorDetail().getMessage());
+    if (subscription.answers(request.getResponseNonce())) {
+      if (request.hasErrorDetail()) {
+        nacked(subscription.type, request.getErrorDetail().getMessage());
+      } else {
+        acked(subscription.type);
+      }
     }
     int subscribing = request.getResourceNamesSubscribeCount();
     if (subscribing > MAX_NAMES - subscription.names().size()
@@ -196,6 +200,8 @@ final class DeltaStream
     private int listed;
     private Fit stopped = Fit.ADDED;
     private int lacking;
+    // The oldest trigger time among the changes this response carries to a name sent before.
+    private long oldestTrigger;
 
     Changes(
         DeltaSubscription subscription,
@@ -274,7 +280,19 @@ final class DeltaStream
       if (subscription.has(name, version)) {
         return true;
       }
-      return offer(name, version, sources.assignments().assignment(name, target, current));
+      boolean update = subscription.sentHere(name);
+      if (!offer(name, version, sources.assignments().assignment(name, target, current))) {
+        return false;
+      }
+      if (update && target.isPresent()) {
+        Optional<ServiceEndpoints> service = current.get(target.get().service());
+        long trigger =
+            service.isEmpty() ? 0 : triggerMillis(service.get().key(), service.get().version());
+        if (trigger != 0 && (oldestTrigger == 0 || trigger < oldestTrigger)) {
+          oldestTrigger = trigger;
+        }
+      }
+      return true;
     }
 
     /** Adds {@code resource} unless the client has it; false when it did not fit. */
@@ -327,7 +345,8 @@ final class DeltaStream
         out.addString(DeltaDiscoveryResponse.REMOVED_RESOURCES_FIELD_NUMBER, name);
       }
       subscription.sentResponse(nonce);
-      write(out, subscription.type, out.resources() + removed.size(), current, pushed);
+      write(
+          out, subscription.type, out.resources() + removed.size(), current, pushed, oldestTrigger);
     }
   }
 }

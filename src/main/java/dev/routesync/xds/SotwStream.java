@@ -85,8 +85,12 @@ final class SotwStream
     if (!subscription.acknowledges(request.getResponseNonce())) {
       return; // answers an older response; the client has one newer in hand
     }
-    if (!request.getResponseNonce().isEmpty() && request.hasErrorDetail()) {
-      nacked(subscription.type, request.getErrorDetail().getMessage());
+    if (!request.getResponseNonce().isEmpty()) {
+      if (request.hasErrorDetail()) {
+        nacked(subscription.type, request.getErrorDetail().getMessage());
+      } else {
+        acked(subscription.type);
+      }
     }
     if (request.getResourceNamesCount() > MAX_NAMES) {
       fail(
@@ -247,11 +251,20 @@ final class SotwStream
 
   private void send(
       Subscription subscription, RoutingTable current, ResponseBytes out, boolean pushed) {
+    send(subscription, current, out, pushed, 0);
+  }
+
+  private void send(
+      Subscription subscription,
+      RoutingTable current,
+      ResponseBytes out,
+      boolean pushed,
+      long triggerMillis) {
     String nonce = nextNonce();
     out.addString(DiscoveryResponse.TYPE_URL_FIELD_NUMBER, subscription.type.typeUrl());
     out.addString(DiscoveryResponse.NONCE_FIELD_NUMBER, nonce);
     subscription.sentResponse(nonce);
-    write(out, subscription.type, out.resources(), current, pushed);
+    write(out, subscription.type, out.resources(), current, pushed, triggerMillis);
   }
 
   /**
@@ -330,6 +343,8 @@ final class SotwStream
     private final ResponseBytes out;
     private Fit stopped = Fit.ADDED;
     private int lacking;
+    // The oldest trigger time among the changes this response carries to a name sent before.
+    private long oldestTrigger;
 
     Assignments(
         Subscription subscription,
@@ -377,13 +392,21 @@ final class SotwStream
       }
       out.addResource(RESOURCES, assignment.toByteString());
       subscription.markSent(name, version);
+      if (sentVersion != null && target.isPresent()) {
+        // An update of a name the client had: its ACK measures the change's propagation. A first
+        // answer measures only when the client asked.
+        long trigger = triggerMillis(target.get().service(), version);
+        if (trigger != 0 && (oldestTrigger == 0 || trigger < oldestTrigger)) {
+          oldestTrigger = trigger;
+        }
+      }
       return candidates.hasNext();
     }
 
     @Override
     public void finish() {
       if (out.resources() > 0) {
-        send(subscription, current, out, pushed);
+        send(subscription, current, out, pushed, oldestTrigger);
         return;
       }
       discard(out);
