@@ -2,6 +2,7 @@ package dev.routesync.serve;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.routesync.api.v1.WatchEvent;
+import dev.routesync.sidecars.Carried;
 import dev.routesync.sidecars.SyncState;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
@@ -153,7 +154,7 @@ final class WatchStream {
     if (current.version() == sentVersion) {
       if (staleSignal.stale() != sentStale) {
         // Staleness alone changed: say so at the version the subscriber already has.
-        write(event(current), current, 0);
+        write(event(current), current, null);
       }
       return;
     }
@@ -173,7 +174,7 @@ final class WatchStream {
     WatchMessage event = event(current);
     // The oldest trigger time among the changes this message carries (a resumed stream's first
     // message too: the subscriber had the versions before).
-    long oldestTrigger = 0;
+    Carried carried = sync.carrying();
     for (ServiceKey key : changed) {
       if (!filter.matches(key)) {
         continue;
@@ -181,10 +182,7 @@ final class WatchStream {
       Optional<ServiceEndpoints> service = current.get(key);
       if (service.isPresent()) {
         event.upsert(encodings.encoded(service.get()));
-        long trigger = sync.triggerMillis(key, service.get().version());
-        if (trigger != 0 && (oldestTrigger == 0 || trigger < oldestTrigger)) {
-          oldestTrigger = trigger;
-        }
+        carried.add(key, service.get().version());
       } else {
         event.remove(key);
       }
@@ -193,7 +191,7 @@ final class WatchStream {
     // Versions that touch nothing this stream follows are skipped silently, unless the staleness
     // the subscriber knows is no longer true.
     if (event.services() > 0 || always || event.stale() != sentStale) {
-      write(event, current, oldestTrigger);
+      write(event, current, carried);
     }
   }
 
@@ -208,7 +206,7 @@ final class WatchStream {
       sync.subscribed(count); // a namespace or everything: what the snapshot held
     }
     sentVersion = current.version();
-    write(event, current, 0);
+    write(event, current, null);
   }
 
   /** An event at {@code current}'s version, with the table's staleness as of now. */
@@ -223,7 +221,7 @@ final class WatchStream {
   // A Watch has no acknowledgement: a message counts as acknowledged when Vert.x completes its
   // write (HTTP/2 flow control let it out, so the subscriber reads), and the stream is caught up
   // when nothing of it is left unwritten.
-  private void write(WatchMessage event, RoutingTable current, long triggerMillis) {
+  private void write(WatchMessage event, RoutingTable current, Carried carried) {
     sentStale = event.stale();
     unwritten++;
     long version = event.version();
@@ -239,7 +237,7 @@ final class WatchStream {
         result -> {
           unwritten--;
           if (result.succeeded()) {
-            sync.delivered(0, version, triggerMillis);
+            sync.delivered(0, version, carried);
             if (unwritten == 0 && !waitingForDrain) {
               sync.caughtUp();
             }

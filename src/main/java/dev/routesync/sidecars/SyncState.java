@@ -29,6 +29,7 @@ public final class SyncState {
   private final AtomicLongArray acked;
   // Per type, the oldest trigger time the unacknowledged response carries (0: none). Stream only.
   private final long[] sentTrigger;
+  private final Carried[] sentCarried;
   private volatile String name = "";
   private volatile int subscribed;
   private volatile String lastNack = "";
@@ -47,6 +48,7 @@ public final class SyncState {
     this.sent = new AtomicLongArray(types.size());
     this.acked = new AtomicLongArray(types.size());
     this.sentTrigger = new long[types.size()];
+    this.sentCarried = new Carried[types.size()];
   }
 
   /** The client's own name for itself ({@code node.id}, {@code client_name}), kept bounded. */
@@ -68,14 +70,32 @@ public final class SyncState {
   public void sent(int type, long version, long triggerMillis, long publishedMillis) {
     sent.set(type, version);
     sentTrigger[type] = triggerMillis;
+    sentCarried[type] = null;
     behindSince(publishedMillis);
+  }
+
+  /** As above, for a response carrying {@code carried} (resolved when acknowledged). */
+  public void sent(int type, long version, Carried carried, long publishedMillis) {
+    sent(type, version, 0, publishedMillis);
+    sentCarried[type] = carried;
+  }
+
+  /** A new, empty record of the changes one response carries. */
+  public Carried carrying() {
+    return new Carried(owner.ledger());
   }
 
   /** The client acknowledged the latest response of {@code type} (ADS). */
   public void acked(int type) {
     acked.set(type, sent.get(type));
     long trigger = sentTrigger[type];
+    Carried carried = sentCarried[type];
+    if (carried != null) {
+      long resolved = carried.resolve();
+      trigger = trigger == 0 || (resolved != 0 && resolved < trigger) ? resolved : trigger;
+    }
     sentTrigger[type] = 0;
+    sentCarried[type] = null;
     if (trigger != 0) {
       owner.propagated(protocol, owner.nowMillis() - trigger);
     }
@@ -102,9 +122,15 @@ public final class SyncState {
     return owner.ledger().triggerMillis(service, version);
   }
 
+  /** As {@link #delivered(int, long, long)}, for a message carrying {@code carried} (or null). */
+  public void delivered(int type, long version, Carried carried) {
+    delivered(type, version, carried == null ? 0 : carried.resolve());
+  }
+
   /** The client rejected the latest response of {@code type}; its message is kept bounded. */
   public void nacked(int type, String message) {
     sentTrigger[type] = 0; // the change did not reach the client
+    sentCarried[type] = null;
     lastNack = ClientText.bounded(message, ClientText.MAX_NACK);
     lastNackType = types.get(type);
   }

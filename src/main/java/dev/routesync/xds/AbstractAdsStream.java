@@ -1,5 +1,6 @@
 package dev.routesync.xds;
 
+import dev.routesync.sidecars.Carried;
 import dev.routesync.sidecars.Protocol;
 import dev.routesync.sidecars.Sidecars;
 import dev.routesync.sidecars.SyncState;
@@ -211,6 +212,11 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
     return sync.triggerMillis(service, version);
   }
 
+  /** A new record of the changes a response carries, for the propagation histogram. */
+  final Carried carrying() {
+    return sync.carrying();
+  }
+
   @Override
   public final void nudge() {
     if (nudged.compareAndSet(false, true)) {
@@ -399,12 +405,12 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
    */
   final void write(
       ResponseBytes out, XdsType type, int count, RoutingTable current, boolean pushed) {
-    write(out, type, count, current, pushed, 0);
+    write(out, type, count, current, pushed, null);
   }
 
   /**
-   * As above, for a response carrying changes whose oldest known trigger time is {@code
-   * triggerMillis} (0: none), measured on its ACK.
+   * As above, for a response carrying {@code carried} (null: no change with a trigger time),
+   * measured on its ACK.
    */
   final void write(
       ResponseBytes out,
@@ -412,13 +418,13 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
       int count,
       RoutingTable current,
       boolean pushed,
-      long triggerMillis) {
+      Carried carried) {
     Instant publishedAt = current.builtAt();
     // A push lacks its version from the publish; an answer to a request, from now.
     sync.sent(
         type.ordinal(),
         current.version(),
-        triggerMillis,
+        carried,
         pushed ? publishedAt.toEpochMilli() : System.currentTimeMillis());
     long reserved = out.reserved();
     Buffer bytes = out.buffer();

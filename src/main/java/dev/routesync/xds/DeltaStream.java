@@ -2,6 +2,7 @@ package dev.routesync.xds;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.routesync.sidecars.Carried;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
@@ -200,8 +201,8 @@ final class DeltaStream
     private int listed;
     private Fit stopped = Fit.ADDED;
     private int lacking;
-    // The oldest trigger time among the changes this response carries to a name sent before.
-    private long oldestTrigger;
+    // The changes this response carries to names sent before, for the propagation histogram.
+    private final Carried carried = carrying();
 
     Changes(
         DeltaSubscription subscription,
@@ -286,10 +287,8 @@ final class DeltaStream
       }
       if (update && target.isPresent()) {
         Optional<ServiceEndpoints> service = current.get(target.get().service());
-        long trigger =
-            service.isEmpty() ? 0 : triggerMillis(service.get().key(), service.get().version());
-        if (trigger != 0 && (oldestTrigger == 0 || trigger < oldestTrigger)) {
-          oldestTrigger = trigger;
+        if (service.isPresent()) {
+          carried.add(service.get().key(), service.get().version());
         }
       }
       return true;
@@ -345,8 +344,7 @@ final class DeltaStream
         out.addString(DeltaDiscoveryResponse.REMOVED_RESOURCES_FIELD_NUMBER, name);
       }
       subscription.sentResponse(nonce);
-      write(
-          out, subscription.type, out.resources() + removed.size(), current, pushed, oldestTrigger);
+      write(out, subscription.type, out.resources() + removed.size(), current, pushed, carried);
     }
   }
 }

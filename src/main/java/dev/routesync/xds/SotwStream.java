@@ -2,6 +2,7 @@ package dev.routesync.xds;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.routesync.sidecars.Carried;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
@@ -251,7 +252,7 @@ final class SotwStream
 
   private void send(
       Subscription subscription, RoutingTable current, ResponseBytes out, boolean pushed) {
-    send(subscription, current, out, pushed, 0);
+    send(subscription, current, out, pushed, null);
   }
 
   private void send(
@@ -259,12 +260,12 @@ final class SotwStream
       RoutingTable current,
       ResponseBytes out,
       boolean pushed,
-      long triggerMillis) {
+      Carried carried) {
     String nonce = nextNonce();
     out.addString(DiscoveryResponse.TYPE_URL_FIELD_NUMBER, subscription.type.typeUrl());
     out.addString(DiscoveryResponse.NONCE_FIELD_NUMBER, nonce);
     subscription.sentResponse(nonce);
-    write(out, subscription.type, out.resources(), current, pushed, triggerMillis);
+    write(out, subscription.type, out.resources(), current, pushed, carried);
   }
 
   /**
@@ -343,8 +344,8 @@ final class SotwStream
     private final ResponseBytes out;
     private Fit stopped = Fit.ADDED;
     private int lacking;
-    // The oldest trigger time among the changes this response carries to a name sent before.
-    private long oldestTrigger;
+    // The changes this response carries to names sent before, for the propagation histogram.
+    private final Carried carried = carrying();
 
     Assignments(
         Subscription subscription,
@@ -395,10 +396,7 @@ final class SotwStream
       if (sentVersion != null && target.isPresent()) {
         // An update of a name the client had: its ACK measures the change's propagation. A first
         // answer measures only when the client asked.
-        long trigger = triggerMillis(target.get().service(), version);
-        if (trigger != 0 && (oldestTrigger == 0 || trigger < oldestTrigger)) {
-          oldestTrigger = trigger;
-        }
+        carried.add(target.get().service(), version);
       }
       return candidates.hasNext();
     }
@@ -406,7 +404,7 @@ final class SotwStream
     @Override
     public void finish() {
       if (out.resources() > 0) {
-        send(subscription, current, out, pushed, oldestTrigger);
+        send(subscription, current, out, pushed, carried);
         return;
       }
       discard(out);

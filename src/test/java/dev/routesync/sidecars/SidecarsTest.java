@@ -127,6 +127,24 @@ class SidecarsTest {
   }
 
   @Test
+  void aTriggerWrittenAfterTheResponseWasBuiltIsFoundWhenTheClientAcknowledges() {
+    // The sync stage writes the ledger just after it publishes: a stream woken by the publish may
+    // build its response first.
+    ServiceKey cart = ServiceKey.of("shop", "cart");
+    SyncState state = sidecars.open(Protocol.ADS, PeerIds.UNKNOWN, ADS_TYPES);
+    Carried carried = state.carrying();
+    carried.add(cart, 12);
+    state.sent(EDS, 12, carried, now.get());
+    sidecars.ledger().programmed(cart, 12, Instant.ofEpochMilli(now.get() - 400));
+    now.addAndGet(100);
+
+    state.acked(EDS);
+
+    assertThat(sidecars.latency().count()).isEqualTo(1);
+    assertThat(sidecars.latency().quantileMillis(0.5)).isBetween(250L, 500L);
+  }
+
+  @Test
   void aNackedResponseRecordsNoPropagation() {
     SyncState state = sidecars.open(Protocol.ADS, PeerIds.UNKNOWN, ADS_TYPES);
     state.sent(EDS, 12, now.get() - 300, now.get());
