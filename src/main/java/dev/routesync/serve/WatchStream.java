@@ -151,6 +151,9 @@ final class WatchStream {
       return;
     }
     RoutingTable current = table.current();
+    if (unwritten == 0) {
+      sync.caughtUp(); // nothing waits in the queues: only what this flush sends can
+    }
     if (current.version() == sentVersion) {
       if (staleSignal.stale() != sentStale) {
         // Staleness alone changed: say so at the version the subscriber already has.

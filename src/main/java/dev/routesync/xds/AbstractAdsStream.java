@@ -194,14 +194,20 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
    */
   final void acked(XdsType type) {
     sync.acked(type.ordinal());
-    if (!waitingForDrain && !waitingForRoom && building == null) {
-      for (S subscription : subscriptions.values()) {
-        if (subscription.pending()) {
-          return;
-        }
-      }
-      sync.caughtUp();
+    settle();
+  }
+
+  // Caught up when nothing is unacknowledged, being built, or waiting for a drain or for room.
+  private void settle() {
+    if (waitingForDrain || waitingForRoom || building != null) {
+      return;
     }
+    for (S subscription : subscriptions.values()) {
+      if (subscription.pending()) {
+        return;
+      }
+    }
+    sync.caughtUp();
   }
 
   /**
@@ -233,6 +239,7 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
     for (S subscription : subscriptions.values()) {
       flush(subscription);
     }
+    settle(); // a drain or a release that found nothing left to send ends being behind
   }
 
   /** Sends what {@code subscription} lacks, unless something says to wait. */
