@@ -36,6 +36,7 @@ import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.ListenFailures;
 import dev.routesync.serve.Readiness;
+import dev.routesync.sidecars.Sidecars;
 import dev.routesync.startup.BadConfigurationException;
 import dev.routesync.startup.Reasons;
 import dev.routesync.state.StateFile;
@@ -110,6 +111,8 @@ public final class Agent {
   private final ConnectionGuards guards;
   private final PrometheusMeterRegistry registry;
   private final Metrics metrics;
+  // Each Watch and ADS stream's sync state (GET /v1/clients) and the propagation latency.
+  private final Sidecars sidecars = new Sidecars();
   private final TableWriter table;
   private final Readiness readiness = new Readiness();
   private final TableTrust trust = TableTrust.untrusted();
@@ -185,6 +188,7 @@ public final class Agent {
             .map(ServiceEndpoints::key)
             .toList();
     metrics.bindTable(table);
+    metrics.bindClients(sidecars);
     // The table's two watches (slices or Endpoints, and Services); assigned below, read later.
     this.freshness =
         new Freshness(trust, this::tableWatchesDisconnectedNanos, config.watch().relistAfter());
@@ -261,6 +265,7 @@ public final class Agent {
             config.grpcReflection(),
             guards,
             config.limits());
+    apiServer.trackClientsIn(sidecars); // GET /v1/clients: Watch and ADS streams alike
     // xDS on the same listeners: proxyless gRPC clients and Envoy route with this table.
     apiServer.serveXds(new XdsServer(vertx, table, trust, metrics.xds()));
     table.onPublish(apiServer::published);
@@ -314,7 +319,7 @@ public final class Agent {
         new Coalescer(
             new VertxScheduler(vertx),
             config.coalescer(),
-            new Reconciler(cache, table, metrics.sync()));
+            new Reconciler(cache, table, new TriggerFeed(metrics.sync(), sidecars.ledger())));
     ResourceSpec<T> spec = ServiceIndex.spec(kind, client, config.watch(), cache, forms);
     WatchSink<T> sink = new ServiceEventSink<>(kind, cache, newCoalescer, skips);
     ResourceWatch<T> newSupervisor =

@@ -219,6 +219,7 @@ class ArchitectureTest {
         .resideInAnyPackage(
             "dev.routesync.xds..",
             "dev.routesync.table..",
+            "dev.routesync.sidecars..",
             "io.envoyproxy..",
             "com.google.protobuf..",
             "com.google.rpc..",
@@ -226,6 +227,19 @@ class ArchitectureTest {
             "io.vertx.grpc..",
             "org.slf4j..",
             "java..")
+        .check(classes);
+  }
+
+  @Test
+  void theSidecarsSyncStateSeesOnlyTheTable() {
+    // serve/ and xds/ write it from their event loops, the HTTP API and the metrics read it: plain
+    // Java over the table's keys, so that neither server drags the other (or Vert.x) in.
+    classes()
+        .that()
+        .resideInAPackage("dev.routesync.sidecars..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("dev.routesync.sidecars..", "dev.routesync.table..", "java..")
         .check(classes);
   }
 

@@ -1,5 +1,9 @@
 package dev.routesync.client;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import dev.routesync.api.v1.ClientsResponse;
+import dev.routesync.api.v1.LatencyResponse;
 import dev.routesync.api.v1.ListRequest;
 import dev.routesync.api.v1.ListResponse;
 import dev.routesync.api.v1.RegistryGrpcClient;
@@ -101,6 +105,43 @@ public final class AgentClient implements AutoCloseable {
    * serves gRPC and HTTP side by side, told apart by content type).
    */
   public JsonObject drift() {
+    return new JsonObject(get("/v1/drift"));
+  }
+
+  /**
+   * Each Watch and ADS stream's sync state, {@code GET /v1/clients?limit=N}: at most {@code limit}
+   * streams, the most behind first.
+   */
+  public ClientsResponse clients(int limit) {
+    ClientsResponse.Builder out = ClientsResponse.newBuilder();
+    parse("/v1/clients?limit=" + limit, out);
+    return out.build();
+  }
+
+  /** The propagation latency on this node, {@code GET /v1/latency}. */
+  public LatencyResponse latency() {
+    LatencyResponse.Builder out = LatencyResponse.newBuilder();
+    parse("/v1/latency", out);
+    return out.build();
+  }
+
+  // Lenient: an agent newer than this client may answer with fields it does not know.
+  private void parse(String uri, com.google.protobuf.Message.Builder into) {
+    try {
+      JsonFormat.parser().ignoringUnknownFields().merge(get(uri).toString(), into);
+    } catch (InvalidProtocolBufferException e) {
+      throw new AgentCallException(
+          "the answer to GET "
+              + uri
+              + " on "
+              + socket
+              + " is not the expected JSON: "
+              + AgentFailures.oneLine(e.getMessage()));
+    }
+  }
+
+  /** The body of {@code GET uri} on the socket, bounded as {@link #body} says. */
+  private Buffer get(String uri) {
     return await(
         onEventLoop(
             () ->
@@ -111,18 +152,18 @@ public final class AgentClient implements AutoCloseable {
                             .setServer(address)
                             .setHost("localhost")
                             .setMethod(HttpMethod.GET)
-                            .setURI("/v1/drift")
+                            .setURI(uri)
                             .setConnectTimeout(TimeUnit.SECONDS.toMillis(CALL_TIMEOUT_SECONDS)))
                     .compose(request -> request.send())
-                    .compose(this::driftBody)));
+                    .compose(response -> body(response, uri))));
   }
 
   /**
-   * The drift report's body, read as it arrives up to {@link #MAX_ANSWER_BYTES} (an error answer's
-   * up to {@link #MAX_ERROR_BODY_BYTES}); past that the request is reset and the call fails.
-   * Attached on the event loop, in the turn the response arrived, so no chunk is missed.
+   * An answer's body, read as it arrives up to {@link #MAX_ANSWER_BYTES} (an error answer's up to
+   * {@link #MAX_ERROR_BODY_BYTES}); past that the request is reset and the call fails. Attached on
+   * the event loop, in the turn the response arrived, so no chunk is missed.
    */
-  private Future<JsonObject> driftBody(HttpClientResponse response) {
+  private Future<Buffer> body(HttpClientResponse response, String uri) {
     boolean ok = response.statusCode() == 200;
     long cap = ok ? MAX_ANSWER_BYTES : MAX_ERROR_BODY_BYTES;
     Promise<Buffer> read = Promise.promise();
@@ -136,7 +177,9 @@ public final class AgentClient implements AutoCloseable {
           if (body.length() + (long) chunk.length() > cap && ok) {
             read.tryFail(
                 new AgentCallException(
-                    "the answer to GET /v1/drift on "
+                    "the answer to GET "
+                        + uri
+                        + " on "
                         + socket
                         + " is larger than "
                         + MAX_ANSWER_TEXT
@@ -155,10 +198,12 @@ public final class AgentClient implements AutoCloseable {
         .compose(
             bytes ->
                 ok
-                    ? Future.succeededFuture(new JsonObject(bytes))
+                    ? Future.succeededFuture(bytes)
                     : Future.failedFuture(
                         new AgentCallException(
-                            "GET /v1/drift on "
+                            "GET "
+                                + uri
+                                + " on "
                                 + socket
                                 + " answered "
                                 + response.statusCode()

@@ -3,8 +3,8 @@ package dev.routesync.client;
 import picocli.CommandLine.Command;
 
 /**
- * {@code routesync get}: a parent for {@code services}, {@code endpoints}, {@code drift} and {@code
- * status}.
+ * {@code routesync get}: a parent for {@code services}, {@code endpoints}, {@code drift}, {@code
+ * status}, {@code clients} and {@code latency}.
  */
 @Command(
     name = "get",
@@ -14,6 +14,8 @@ import picocli.CommandLine.Command;
       GetServicesCommand.class,
       GetEndpointsCommand.class,
       GetDriftCommand.class,
-      GetStatusCommand.class
+      GetStatusCommand.class,
+      GetClientsCommand.class,
+      GetLatencyCommand.class
     })
 public final class GetCommand {}

@@ -5,6 +5,7 @@ import dev.routesync.kube.SkipObserver;
 import dev.routesync.kube.events.EventObserver;
 import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.serve.ServeObserver;
+import dev.routesync.sidecars.Sidecars;
 import dev.routesync.state.StateObserver;
 import dev.routesync.sync.SyncObserver;
 import dev.routesync.table.FreshnessView;
@@ -107,6 +108,14 @@ public final class Metrics {
   /** What the state file reports: load failures by reason, writes by result, Services restored. */
   public StateObserver state() {
     return state;
+  }
+
+  /**
+   * Registers the sidecars' sync meters: the streams behind by more than 5 s, and the propagation
+   * latency their acknowledgements measure ({@link ClientMetrics}).
+   */
+  public void bindClients(Sidecars sidecars) {
+    new ClientMetrics(registry, sidecars);
   }
 
   /** Registers the gauges that read the published table. */

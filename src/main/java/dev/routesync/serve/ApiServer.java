@@ -1,6 +1,8 @@
 package dev.routesync.serve;
 
 import dev.routesync.drift.DriftView;
+import dev.routesync.sidecars.Protocol;
+import dev.routesync.sidecars.Sidecars;
 import dev.routesync.startup.BadConfigurationException;
 import dev.routesync.table.Freshness;
 import dev.routesync.table.RoutingTable;
@@ -66,6 +68,7 @@ public final class ApiServer {
   private final HttpApi httpApi;
   private final StaleSignal staleSignal;
   private final StreamShare streams;
+  private static final List<String> WATCH_TYPES = List.of("services");
   private long staleCheck = -1;
   private HttpServer tcp;
   // Set before listen(), read on event loops: the listener start publishes it to them.
@@ -237,7 +240,16 @@ public final class ApiServer {
                 .setMaxMessageSize(MAX_REQUEST_BYTES)
                 .setScheduleDeadlineAutomatically(true));
     grpc.addService(
-        new RegistryGrpc(table, trust, freshness, staleSignal, hub, encodings, observer));
+        new RegistryGrpc(
+            table,
+            trust,
+            freshness,
+            staleSignal,
+            hub,
+            encodings,
+            observer,
+            connection ->
+                sidecars().open(Protocol.WATCH, ConnectionPeers.idsOf(connection), WATCH_TYPES)));
     grpc.addService(
         HealthService.create(vertx)
             .register(HEALTH_SERVICE, () -> Future.succeededFuture(readiness.isReady())));
@@ -367,7 +379,22 @@ public final class ApiServer {
    */
   public void serveXds(XdsServer server) {
     server.identifyPeersBy(ConnectionPeers::of);
+    server.trackClients(sidecars(), ConnectionPeers::idsOf);
     this.xds = server;
+  }
+
+  /**
+   * Lists the Watch and ADS streams' sync states in {@code registry} ({@code GET /v1/clients},
+   * {@code /v1/latency}) instead of a registry of this server's own. Call before {@link #serveXds}
+   * and {@link #listen}.
+   */
+  public void trackClientsIn(Sidecars registry) {
+    httpApi.serveClients(registry);
+  }
+
+  /** Where the streams' sync states are listed. */
+  public Sidecars sidecars() {
+    return httpApi.sidecars();
   }
 
   /** Serves the drift detector's snapshot at {@code GET /v1/drift}; any time, any thread. */

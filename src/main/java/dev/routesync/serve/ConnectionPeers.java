@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import dev.routesync.sidecars.PeerIds;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.net.impl.ConnectionBase;
 
@@ -12,6 +13,17 @@ import io.vertx.core.net.impl.ConnectionBase;
 final class ConnectionPeers {
 
   private ConnectionPeers() {}
+
+  /** The uid and pid of the connection's peer, or {@link PeerIds#UNKNOWN} where none is known. */
+  static PeerIds idsOf(HttpConnection connection) {
+    if (connection instanceof ConnectionBase base) {
+      Peer peer = Peer.of(base.channel());
+      if (peer != null) {
+        return new PeerIds(Peer.uidOf(peer), peer.pid());
+      }
+    }
+    return PeerIds.UNKNOWN;
+  }
 
   /** A key equal for every connection of one uid; the connection itself when none is known. */
   static Object of(HttpConnection connection) {

@@ -3,6 +3,7 @@ package dev.routesync.serve;
 import com.google.protobuf.MessageOrBuilder;
 import dev.routesync.api.ApiJson;
 import dev.routesync.drift.DriftView;
+import dev.routesync.sidecars.Sidecars;
 import dev.routesync.table.Freshness;
 import dev.routesync.table.FreshnessView;
 import dev.routesync.table.InvalidNameException;
@@ -37,6 +38,7 @@ public final class HttpApi {
   private final TableTrust trust;
   private final FreshnessView freshness;
   private final DriftRoute drift = new DriftRoute();
+  private final ClientsRoute clients = new ClientsRoute();
 
   /** For a table no watch feeds: stale only while {@code trust} is below SYNCED. */
   public HttpApi(TableView table, TableTrust trust) {
@@ -61,6 +63,7 @@ public final class HttpApi {
     router.get("/v1/services/:namespace/:name").handler(this::getService);
     router.get("/v1/status").handler(this::status);
     drift.install(router);
+    clients.install(router);
     Errors.install(router);
     return router;
   }
@@ -69,6 +72,19 @@ public final class HttpApi {
   public HttpApi serveDrift(DriftView view) {
     drift.serve(view);
     return this;
+  }
+
+  /**
+   * Serves {@code registry}'s streams and latency at {@code GET /v1/clients} and {@code
+   * /v1/latency}.
+   */
+  HttpApi serveClients(Sidecars registry) {
+    clients.serve(registry);
+    return this;
+  }
+
+  Sidecars sidecars() {
+    return clients.sidecars();
   }
 
   private void listServices(RoutingContext ctx) {

@@ -8,6 +8,7 @@ import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.StatusRequest;
 import dev.routesync.api.v1.StatusResponse;
 import dev.routesync.api.v1.WatchRequest;
+import dev.routesync.sidecars.SyncState;
 import dev.routesync.table.FreshnessView;
 import dev.routesync.table.InvalidNameException;
 import dev.routesync.table.RoutingTable;
@@ -17,6 +18,7 @@ import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.server.GrpcServer;
@@ -25,6 +27,7 @@ import io.vertx.grpc.server.GrpcServerResponse;
 import io.vertx.grpc.server.Service;
 import io.vertx.grpc.server.StatusException;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The {@code routesync.v1.Registry} service. Unary calls reply only after the request has ended
@@ -45,7 +48,11 @@ final class RegistryGrpc implements Service {
   private final WatchHub hub;
   private final EncodedServices encodings;
   private final ServeObserver observer;
+  private final Function<HttpConnection, SyncState> tracker;
 
+  /**
+   * @param tracker a new Watch stream's sync state on a connection ({@code GET /v1/clients})
+   */
   RegistryGrpc(
       TableView table,
       TableTrust trust,
@@ -53,7 +60,9 @@ final class RegistryGrpc implements Service {
       StaleSignal staleSignal,
       WatchHub hub,
       EncodedServices encodings,
-      ServeObserver observer) {
+      ServeObserver observer,
+      Function<HttpConnection, SyncState> tracker) {
+    this.tracker = tracker;
     this.table = table;
     this.trust = trust;
     this.freshness = freshness;
@@ -174,7 +183,8 @@ final class RegistryGrpc implements Service {
                       staleSignal,
                       observer,
                       encodings,
-                      call.format());
+                      call.format(),
+                      tracked(call.connection(), request, filter.get()));
               var connection = call.connection();
               hub.add(connection, stream);
               Runnable gone =
@@ -189,6 +199,13 @@ final class RegistryGrpc implements Service {
               stream.open(request.getResumeFromVersion());
             })
         .onFailure(error -> rejected(call.response(), GrpcMethod.WATCH, error));
+  }
+
+  private SyncState tracked(HttpConnection connection, WatchRequest request, WatchFilter filter) {
+    SyncState state = tracker.apply(connection);
+    state.named(request.getClientName());
+    state.subscribed(filter.services().size());
+    return state;
   }
 
   private Optional<WatchFilter> filter(

@@ -35,6 +35,11 @@ final class WatchMessage {
   private final List<byte[]> upserted = new ArrayList<>();
   private final List<ServiceRef> removed = new ArrayList<>();
 
+  /** The table version this message brings the subscriber to. */
+  long version() {
+    return version;
+  }
+
   WatchMessage(long version, boolean stale, Optional<Instant> syncedAt) {
     this.version = version;
     this.stale = stale;

@@ -2,6 +2,8 @@ package dev.routesync.serve;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.routesync.api.v1.WatchEvent;
+import dev.routesync.sidecars.Carried;
+import dev.routesync.sidecars.SyncState;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
@@ -53,6 +55,8 @@ final class WatchStream {
   private final ServeObserver observer;
   private final EncodedServices encodings;
   private final boolean protobuf;
+  // This stream's entry in GET /v1/clients: one type, "services".
+  private final SyncState sync;
   private final AtomicBoolean nudged = new AtomicBoolean();
   private long resumeFrom;
   private boolean started;
@@ -75,7 +79,9 @@ final class WatchStream {
       StaleSignal staleSignal,
       ServeObserver observer,
       EncodedServices encodings,
-      WireFormat format) {
+      WireFormat format,
+      SyncState sync) {
+    this.sync = sync;
     this.context = context;
     this.response = response;
     this.filter = filter;
@@ -134,6 +140,8 @@ final class WatchStream {
       return;
     }
     if (response.writeQueueFull()) {
+      // The subscriber is not reading: what is published now waits for it.
+      sync.behindSince(table.current().builtAt().toEpochMilli());
       waitingForDrain = true;
       response.drainHandler(
           ignored -> {
@@ -143,10 +151,13 @@ final class WatchStream {
       return;
     }
     RoutingTable current = table.current();
+    if (unwritten == 0) {
+      sync.caughtUp(); // nothing waits in the queues: only what this flush sends can
+    }
     if (current.version() == sentVersion) {
       if (staleSignal.stale() != sentStale) {
         // Staleness alone changed: say so at the version the subscriber already has.
-        write(event(current));
+        write(event(current), current, null);
       }
       return;
     }
@@ -164,6 +175,9 @@ final class WatchStream {
 
   private void send(RoutingTable current, Set<ServiceKey> changed, boolean always) {
     WatchMessage event = event(current);
+    // The oldest trigger time among the changes this message carries (a resumed stream's first
+    // message too: the subscriber had the versions before).
+    Carried carried = sync.carrying();
     for (ServiceKey key : changed) {
       if (!filter.matches(key)) {
         continue;
@@ -171,6 +185,7 @@ final class WatchStream {
       Optional<ServiceEndpoints> service = current.get(key);
       if (service.isPresent()) {
         event.upsert(encodings.encoded(service.get()));
+        carried.add(key, service.get().version());
       } else {
         event.remove(key);
       }
@@ -179,17 +194,22 @@ final class WatchStream {
     // Versions that touch nothing this stream follows are skipped silently, unless the staleness
     // the subscriber knows is no longer true.
     if (event.services() > 0 || always || event.stale() != sentStale) {
-      write(event);
+      write(event, current, carried);
     }
   }
 
   private void sendSnapshot(RoutingTable current) {
     WatchMessage event = event(current).reset();
+    int count = 0;
     for (ServiceEndpoints service : filter.snapshot(current)) {
       event.upsert(encodings.encoded(service));
+      count++;
+    }
+    if (filter.services().isEmpty()) {
+      sync.subscribed(count); // a namespace or everything: what the snapshot held
     }
     sentVersion = current.version();
-    write(event);
+    write(event, current, null);
   }
 
   /** An event at {@code current}'s version, with the table's staleness as of now. */
@@ -200,9 +220,15 @@ final class WatchStream {
   // The event goes out as the bytes it was assembled into (the Services' shared encodings copied
   // in). A client that asked for another wire format (JSON) gets it decoded and re-encoded by
   // Vert.x, the one path that still pays an encode per stream.
-  private void write(WatchMessage event) {
+  //
+  // A Watch has no acknowledgement: a message counts as acknowledged when Vert.x completes its
+  // write (HTTP/2 flow control let it out, so the subscriber reads), and the stream is caught up
+  // when nothing of it is left unwritten.
+  private void write(WatchMessage event, RoutingTable current, Carried carried) {
     sentStale = event.stale();
     unwritten++;
+    long version = event.version();
+    sync.sent(0, version, 0, Math.max(current.builtAt().toEpochMilli(), 1));
     Buffer bytes = event.toBuffer();
     Future<Void> written;
     if (protobuf) {
@@ -213,6 +239,12 @@ final class WatchStream {
     written.onComplete(
         result -> {
           unwritten--;
+          if (result.succeeded()) {
+            sync.delivered(0, version, carried);
+            if (unwritten == 0 && !waitingForDrain) {
+              sync.caughtUp();
+            }
+          }
           Runnable waiting = onFlushed;
           if (flushed() && waiting != null) {
             onFlushed = null;
@@ -260,6 +292,7 @@ final class WatchStream {
   void endCleanly() {
     if (!closed) {
       closed = true;
+      sync.closed();
       response.end();
       observer.grpcCall(GrpcMethod.WATCH, GrpcStatus.OK);
     }
@@ -273,6 +306,7 @@ final class WatchStream {
   boolean closed() {
     boolean wasOpen = !closed;
     closed = true;
+    sync.closed();
     return wasOpen;
   }
 

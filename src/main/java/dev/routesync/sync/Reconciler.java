@@ -110,6 +110,10 @@ public final class Reconciler implements Coalescer.BatchSink {
       Instant trigger = triggers.get(key);
       if (trigger != null && trigger.isAfter(startedAt)) {
         observer.networkProgramming(Duration.between(trigger, wallNow));
+        Optional<ServiceEndpoints> published = after.get(key);
+        if (published.isPresent()) {
+          observer.programmed(key, published.get().version(), trigger);
+        }
       }
     }
   }

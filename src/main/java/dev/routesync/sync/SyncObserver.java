@@ -3,6 +3,7 @@ package dev.routesync.sync;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TopologyDecision;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * What the sync stage tells the outside about its work, in its own terms. The stage knows only this
@@ -42,4 +43,11 @@ public interface SyncObserver {
    * per flush.
    */
   default void topologyFallback(ServiceKey key, TopologyDecision decision) {}
+
+  /**
+   * {@code key}'s endpoints changed at table version {@code version}, a change triggered at {@code
+   * trigger} (its measured network programming, above): the streams that carry this version to
+   * their clients measure the rest of the way. Nothing by default.
+   */
+  default void programmed(ServiceKey key, long version, Instant trigger) {}
 }

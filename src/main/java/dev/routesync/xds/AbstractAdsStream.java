@@ -1,6 +1,11 @@
 package dev.routesync.xds;
 
+import dev.routesync.sidecars.Carried;
+import dev.routesync.sidecars.Protocol;
+import dev.routesync.sidecars.Sidecars;
+import dev.routesync.sidecars.SyncState;
 import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceKey;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -11,7 +16,9 @@ import io.vertx.grpc.common.WireFormat;
 import io.vertx.grpc.server.GrpcServerResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -48,6 +55,12 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
 
   /** Room kept in a response for its version, type URL and nonce. */
   static final int HEADER_ROOM = 512;
+
+  /** The types' labels in {@link XdsType} order: a stream's sync state is indexed by ordinal. */
+  static final List<String> TYPES = Arrays.stream(XdsType.values()).map(XdsType::label).toList();
+
+  // Where the streams no server tracks (tests, benchmarks) keep their state.
+  private static final Sidecars UNTRACKED = new Sidecars();
 
   /** How adding one resource to a response went. */
   enum Fit {
@@ -89,6 +102,8 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
   private long nonces;
   private boolean waitingForDrain;
   private boolean closed;
+  // This stream's entry in GET /v1/clients; untracked until the server says otherwise.
+  private SyncState sync;
 
   /**
    * @param delta whether this is the delta protocol, for the streams metric
@@ -114,6 +129,12 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
     this.observer = observer;
     this.nacks = nacks;
     this.onClosed = onClosed;
+    this.sync = UNTRACKED.untracked(delta ? Protocol.DELTA_ADS : Protocol.ADS, TYPES);
+  }
+
+  /** Reports this stream's sync state to {@code state}; call before its first request. */
+  final void track(SyncState state) {
+    this.sync = state;
   }
 
   /** One request from the client. On the context. */
@@ -142,6 +163,7 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
     if (client == null) {
       client = XdsClient.of(requester.getUserAgentName());
       node = requester.getId();
+      sync.named(node);
       observer.streams(client, delta, 1);
     }
     Optional<XdsType> type = XdsType.ofUrl(typeUrl);
@@ -162,7 +184,43 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
   /** The client rejected the latest response of {@code type}: counted, and logged rate-limited. */
   final void nacked(XdsType type, String message) {
     observer.nack(type);
+    sync.nacked(type.ordinal(), message);
     nacks.nacked(type, client, node, message);
+  }
+
+  /**
+   * The client acknowledged the latest response of {@code type} (its nonce, no error): the stream
+   * is caught up when no other type waits for an acknowledgement or a write.
+   */
+  final void acked(XdsType type) {
+    sync.acked(type.ordinal());
+    settle();
+  }
+
+  // Caught up when nothing is unacknowledged, being built, or waiting for a drain or for room.
+  private void settle() {
+    if (waitingForDrain || waitingForRoom || building != null) {
+      return;
+    }
+    for (S subscription : subscriptions.values()) {
+      if (subscription.pending()) {
+        return;
+      }
+    }
+    sync.caughtUp();
+  }
+
+  /**
+   * The trigger time (epoch millis) of the change that gave {@code service} its {@code version}, or
+   * 0 if none is known: what a response carrying it tells the propagation histogram on its ACK.
+   */
+  final long triggerMillis(ServiceKey service, long version) {
+    return sync.triggerMillis(service, version);
+  }
+
+  /** A new record of the changes a response carries, for the propagation histogram. */
+  final Carried carrying() {
+    return sync.carrying();
   }
 
   @Override
@@ -181,6 +239,7 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
     for (S subscription : subscriptions.values()) {
       flush(subscription);
     }
+    settle(); // a drain or a release that found nothing left to send ends being behind
   }
 
   /** Sends what {@code subscription} lacks, unless something says to wait. */
@@ -191,9 +250,13 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
         || building != null
         || subscription.pending()
         || !sources.trust().servable()) {
+      if (waitingForDrain || waitingForRoom) {
+        sync.behindSince(sources.table().current().builtAt().toEpochMilli());
+      }
       return;
     }
     if (response.writeQueueFull()) {
+      sync.behindSince(sources.table().current().builtAt().toEpochMilli());
       waitingForDrain = true;
       response.drainHandler(
           ignored -> {
@@ -262,6 +325,7 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
     }
     budgets.addNames(share, total - names);
     names = total;
+    sync.subscribed((int) Math.min(Integer.MAX_VALUE, total));
   }
 
   /** Starts {@code build}: its first slice now, the rest on later turns of the event loop. */
@@ -348,7 +412,27 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
    */
   final void write(
       ResponseBytes out, XdsType type, int count, RoutingTable current, boolean pushed) {
+    write(out, type, count, current, pushed, null);
+  }
+
+  /**
+   * As above, for a response carrying {@code carried} (null: no change with a trigger time),
+   * measured on its ACK.
+   */
+  final void write(
+      ResponseBytes out,
+      XdsType type,
+      int count,
+      RoutingTable current,
+      boolean pushed,
+      Carried carried) {
     Instant publishedAt = current.builtAt();
+    // A push lacks its version from the publish; an answer to a request, from now.
+    sync.sent(
+        type.ordinal(),
+        current.version(),
+        carried,
+        pushed ? publishedAt.toEpochMilli() : System.currentTimeMillis());
     long reserved = out.reserved();
     Buffer bytes = out.buffer();
     Future<Void> written =
@@ -401,6 +485,7 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
     names = 0;
     budgets.forget(this);
     budgets.leave(share);
+    sync.closed();
     if (client != null) {
       for (XdsType type : subscriptions.keySet()) {
         observer.subscriptions(type, client, -1);

@@ -3,6 +3,8 @@ package dev.routesync.xds;
 import com.google.protobuf.Descriptors;
 import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
+import dev.routesync.sidecars.Protocol;
+import dev.routesync.sidecars.SyncState;
 import io.envoyproxy.envoy.service.discovery.v3.AdsProto;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
@@ -22,6 +24,7 @@ import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.Service;
 import io.vertx.grpc.server.StatusException;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -57,6 +60,7 @@ final class AdsService implements Service {
   private final XdsObserver observer;
   private final NackLog nacks;
   private final Function<HttpConnection, Object> peerOf;
+  private final BiFunction<HttpConnection, Protocol, SyncState> tracker;
 
   /**
    * @param peerOf who is at the other end of a connection, for the per-peer limits
@@ -67,6 +71,20 @@ final class AdsService implements Service {
       XdsObserver observer,
       NackLog nacks,
       Function<HttpConnection, Object> peerOf) {
+    this(sources, hub, observer, nacks, peerOf, (connection, protocol) -> null);
+  }
+
+  /**
+   * @param tracker the sync state of a new stream on a connection, or null when none is kept
+   */
+  AdsService(
+      XdsSources sources,
+      XdsHub hub,
+      XdsObserver observer,
+      NackLog nacks,
+      Function<HttpConnection, Object> peerOf,
+      BiFunction<HttpConnection, Protocol, SyncState> tracker) {
+    this.tracker = tracker;
     this.sources = sources;
     this.hub = hub;
     this.observer = observer;
@@ -93,6 +111,7 @@ final class AdsService implements Service {
   private void stateOfTheWorld(GrpcServerRequest<DiscoveryRequest, DiscoveryResponse> call) {
     open(
         call,
+        Protocol.ADS,
         DiscoveryRequest.parser(),
         "DiscoveryRequest",
         (context, onClosed) ->
@@ -110,6 +129,7 @@ final class AdsService implements Service {
   private void delta(GrpcServerRequest<DeltaDiscoveryRequest, DeltaDiscoveryResponse> call) {
     open(
         call,
+        Protocol.DELTA_ADS,
         DeltaDiscoveryRequest.parser(),
         "DeltaDiscoveryRequest",
         (context, onClosed) ->
@@ -132,12 +152,17 @@ final class AdsService implements Service {
 
   private <Q extends MessageLite> void open(
       GrpcServerRequest<Q, ?> call,
+      Protocol protocol,
       Parser<Q> parser,
       String messageName,
       StreamFactory<Q> factory) {
     HttpConnection connection = call.connection();
     AbstractAdsStream<Q, ?, ?> stream =
         factory.open(Vertx.currentContext(), closed -> hub.remove(connection, closed));
+    SyncState state = tracker.apply(connection, protocol);
+    if (state != null) {
+      stream.track(state);
+    }
     hub.add(connection, stream);
     // Raw messages, decoded here: Vert.x's typed handler would cancel the stream on a bad one.
     call.messageHandler(

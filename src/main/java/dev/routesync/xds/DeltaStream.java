@@ -2,6 +2,7 @@ package dev.routesync.xds;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.routesync.sidecars.Carried;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
@@ -102,8 +103,12 @@ final class DeltaStream
       return;
     }
     DeltaSubscription subscription = found.get();
-    if (subscription.answers(request.getResponseNonce()) && request.hasErrorDetail()) {
-      nacked(subscription.type, request.getErrorDetail().getMessage());
+    if (subscription.answers(request.getResponseNonce())) {
+      if (request.hasErrorDetail()) {
+        nacked(subscription.type, request.getErrorDetail().getMessage());
+      } else {
+        acked(subscription.type);
+      }
     }
     int subscribing = request.getResourceNamesSubscribeCount();
     if (subscribing > MAX_NAMES - subscription.names().size()
@@ -196,6 +201,8 @@ final class DeltaStream
     private int listed;
     private Fit stopped = Fit.ADDED;
     private int lacking;
+    // The changes this response carries to names sent before, for the propagation histogram.
+    private final Carried carried = carrying();
 
     Changes(
         DeltaSubscription subscription,
@@ -274,7 +281,17 @@ final class DeltaStream
       if (subscription.has(name, version)) {
         return true;
       }
-      return offer(name, version, sources.assignments().assignment(name, target, current));
+      boolean update = subscription.sentHere(name);
+      if (!offer(name, version, sources.assignments().assignment(name, target, current))) {
+        return false;
+      }
+      if (update && target.isPresent()) {
+        Optional<ServiceEndpoints> service = current.get(target.get().service());
+        if (service.isPresent()) {
+          carried.add(service.get().key(), service.get().version());
+        }
+      }
+      return true;
     }
 
     /** Adds {@code resource} unless the client has it; false when it did not fit. */
@@ -327,7 +344,7 @@ final class DeltaStream
         out.addString(DeltaDiscoveryResponse.REMOVED_RESOURCES_FIELD_NUMBER, name);
       }
       subscription.sentResponse(nonce);
-      write(out, subscription.type, out.resources() + removed.size(), current, pushed);
+      write(out, subscription.type, out.resources() + removed.size(), current, pushed, carried);
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.routesync.xds;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.routesync.sidecars.Carried;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
@@ -85,8 +86,12 @@ final class SotwStream
     if (!subscription.acknowledges(request.getResponseNonce())) {
       return; // answers an older response; the client has one newer in hand
     }
-    if (!request.getResponseNonce().isEmpty() && request.hasErrorDetail()) {
-      nacked(subscription.type, request.getErrorDetail().getMessage());
+    if (!request.getResponseNonce().isEmpty()) {
+      if (request.hasErrorDetail()) {
+        nacked(subscription.type, request.getErrorDetail().getMessage());
+      } else {
+        acked(subscription.type);
+      }
     }
     if (request.getResourceNamesCount() > MAX_NAMES) {
       fail(
@@ -247,11 +252,20 @@ final class SotwStream
 
   private void send(
       Subscription subscription, RoutingTable current, ResponseBytes out, boolean pushed) {
+    send(subscription, current, out, pushed, null);
+  }
+
+  private void send(
+      Subscription subscription,
+      RoutingTable current,
+      ResponseBytes out,
+      boolean pushed,
+      Carried carried) {
     String nonce = nextNonce();
     out.addString(DiscoveryResponse.TYPE_URL_FIELD_NUMBER, subscription.type.typeUrl());
     out.addString(DiscoveryResponse.NONCE_FIELD_NUMBER, nonce);
     subscription.sentResponse(nonce);
-    write(out, subscription.type, out.resources(), current, pushed);
+    write(out, subscription.type, out.resources(), current, pushed, carried);
   }
 
   /**
@@ -330,6 +344,8 @@ final class SotwStream
     private final ResponseBytes out;
     private Fit stopped = Fit.ADDED;
     private int lacking;
+    // The changes this response carries to names sent before, for the propagation histogram.
+    private final Carried carried = carrying();
 
     Assignments(
         Subscription subscription,
@@ -377,13 +393,18 @@ final class SotwStream
       }
       out.addResource(RESOURCES, assignment.toByteString());
       subscription.markSent(name, version);
+      if (sentVersion != null && target.isPresent()) {
+        // An update of a name the client had: its ACK measures the change's propagation. A first
+        // answer measures only when the client asked.
+        carried.add(target.get().service(), version);
+      }
       return candidates.hasNext();
     }
 
     @Override
     public void finish() {
       if (out.resources() > 0) {
-        send(subscription, current, out, pushed);
+        send(subscription, current, out, pushed, carried);
         return;
       }
       discard(out);

@@ -1,6 +1,10 @@
 package dev.routesync.xds;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.routesync.sidecars.PeerIds;
+import dev.routesync.sidecars.Protocol;
+import dev.routesync.sidecars.Sidecars;
+import dev.routesync.sidecars.SyncState;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
@@ -32,6 +36,9 @@ public final class XdsServer {
   private final AssignmentCache assignments = new AssignmentCache();
   private final GrpcServer grpc;
   private volatile Function<HttpConnection, Object> peerOf = connection -> connection;
+  // Set before listening: where each stream's sync state is listed, and who opened it.
+  private volatile Sidecars sidecars;
+  private volatile Function<HttpConnection, PeerIds> idsOf = connection -> PeerIds.UNKNOWN;
 
   /** With the limits of this JVM's heap ({@link XdsLimits#ofThisHeap}). */
   public XdsServer(Vertx vertx, TableView table, TableTrust trust, XdsObserver observer) {
@@ -54,7 +61,8 @@ public final class XdsServer {
             hub,
             observer,
             new NackLog(System::nanoTime),
-            connection -> peerOf.apply(connection)));
+            connection -> peerOf.apply(connection),
+            this::track));
     // Streams opened before the first sync wait for this to send anything.
     trust.onRaise(hub::wakeAll);
     warmUp();
@@ -87,6 +95,22 @@ public final class XdsServer {
    */
   public void identifyPeersBy(Function<HttpConnection, Object> peerOf) {
     this.peerOf = peerOf;
+  }
+
+  /**
+   * Lists each stream's sync state in {@code registry} ({@code GET /v1/clients}), its peer told by
+   * {@code ids}. Call before listening; until then streams are not listed.
+   */
+  public void trackClients(Sidecars registry, Function<HttpConnection, PeerIds> ids) {
+    this.idsOf = ids;
+    this.sidecars = registry;
+  }
+
+  private SyncState track(HttpConnection connection, Protocol protocol) {
+    Sidecars registry = sidecars;
+    return registry == null
+        ? null
+        : registry.open(protocol, idsOf.apply(connection), AbstractAdsStream.TYPES);
   }
 
   /** Whether {@code request} is an ADS call (a gRPC request to its service's path). */

@@ -12,6 +12,9 @@ import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.rules.MissingReason;
 import dev.routesync.serve.GrpcMethod;
 import dev.routesync.serve.WatchLag;
+import dev.routesync.sidecars.PeerIds;
+import dev.routesync.sidecars.Protocol;
+import dev.routesync.sidecars.Sidecars;
 import dev.routesync.sync.Batch;
 import dev.routesync.table.Freshness;
 import dev.routesync.table.TableTrust;
@@ -25,6 +28,8 @@ import io.vertx.grpc.common.GrpcStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -123,8 +128,22 @@ class MetricsSeriesTest {
       xds.pushed(type, Duration.ofMillis(3));
     }
 
-    assertThat(String.join("\n", withoutValues(registry.scrape())))
-        .isEqualTo(String.join("\n", expected()));
+    Sidecars sidecars = new Sidecars();
+    metrics.bindClients(sidecars);
+    for (Protocol protocol : Protocol.values()) {
+      // One acknowledged change per protocol: each has its own propagation series.
+      sidecars
+          .open(protocol, PeerIds.UNKNOWN, List.of("eds"))
+          .delivered(0, 2, System.currentTimeMillis() - 100);
+    }
+
+    String actual = String.join("\n", withoutValues(registry.scrape()));
+    if (System.getProperty("series.write") != null) {
+      // mvn test -Dtest=MetricsSeriesTest -Dseries.write=path: writes the scrape as it is now, to
+      // review with git diff after a deliberate change of series.
+      Files.writeString(Path.of(System.getProperty("series.write")), actual + "\n");
+    }
+    assertThat(actual).isEqualTo(String.join("\n", expected()));
   }
 
   /** Comment lines (HELP, TYPE) whole; series lines without their sample value; sorted. */
