@@ -127,6 +127,6 @@ class ApiJsonTest {
     WatchRequest request = WatchRequest.newBuilder().setResumeFromVersion(5).build();
 
     assertThat(new JsonObject(ApiJson.compact(request)).fieldNames())
-        .containsExactlyInAnyOrder("namespace", "services", "resume_from_version");
+        .containsExactlyInAnyOrder("namespace", "services", "resume_from_version", "client_name");
   }
 }
