@@ -11,8 +11,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.assertj.core.api.Assertions;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Assumptions;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -39,20 +45,28 @@ final class GrpcJsXdsClient implements AutoCloseable {
   /** The script's stderr: grpc-js's xDS trace (every request and resource), for a failure. */
   static final Path TRACE = Path.of("target", "grpc-js-xds-client.log");
 
+  /** grpc-js-xds's tracer of its {@code priority} policy (which priority it uses, and why). */
+  static final String PRIORITY_TRACER = "priority";
+
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final int MAX_RESULTS = 10_000;
 
-  /** One call's outcome, as the script printed it. */
-  record Result(long call, boolean ok, String reply, int code, String status, String details) {
+  /**
+   * One call's outcome, as the script printed it, and when this process read it ({@link
+   * System#nanoTime()}), so a test measures from its own event to the first result that shows it.
+   */
+  record Result(
+      long call, boolean ok, String reply, int code, String status, String details, long readAt) {
 
-    static Result of(JsonNode line) {
+    static Result of(JsonNode line, long readAt) {
       return new Result(
           line.path("call").asLong(),
           line.path("ok").asBoolean(),
           line.path("reply").asString(""),
           line.path("code").asInt(0),
           line.path("status").asString(""),
-          line.path("details").asString(""));
+          line.path("details").asString(""),
+          readAt);
     }
 
     boolean answeredBy(String backend) {
@@ -121,9 +135,16 @@ final class GrpcJsXdsClient implements AutoCloseable {
   static GrpcJsXdsClient start(
       Path bootstrap, String target, String method, Duration deadline, Duration runFor)
       throws IOException {
+    return start(bootstrap, target, method, deadline, runFor, TRACE);
+  }
+
+  /** As {@link #start}, with the script's stderr (grpc-js's trace) going to {@code trace}. */
+  static GrpcJsXdsClient start(
+      Path bootstrap, String target, String method, Duration deadline, Duration runFor, Path trace)
+      throws IOException {
     // Kept after the run (the build's target/, the next run overwrites it): the whole xDS trace.
-    Files.createDirectories(TRACE.getParent());
-    Path stderr = TRACE;
+    Files.createDirectories(trace.toAbsolutePath().getParent());
+    Path stderr = trace;
     ProcessBuilder builder =
         new ProcessBuilder(
                 "node",
@@ -143,7 +164,9 @@ final class GrpcJsXdsClient implements AutoCloseable {
     builder.environment().put("GRPC_VERBOSITY", "DEBUG");
     builder
         .environment()
-        .put("GRPC_TRACE", "xds_client,xds_resolver,cds_balancer,xds_cluster_impl");
+        .put(
+            "GRPC_TRACE",
+            "xds_client,xds_resolver,cds_balancer,xds_cluster_impl," + PRIORITY_TRACER);
     return new GrpcJsXdsClient(builder.start(), stderr);
   }
 
@@ -161,6 +184,7 @@ final class GrpcJsXdsClient implements AutoCloseable {
   }
 
   private void accept(String line) {
+    long readAt = System.nanoTime();
     JsonNode node;
     try {
       node = JSON.readTree(line);
@@ -175,8 +199,76 @@ final class GrpcJsXdsClient implements AutoCloseable {
     } else if (node.path("ready").asBoolean()) {
       ready = true;
     } else if (node.has("call") && results.size() < MAX_RESULTS) {
-      results.add(Result.of(node));
+      results.add(Result.of(node, readAt));
     }
+  }
+
+  /**
+   * Aborts the calling test when this machine cannot run the client ({@link #missing}), loudly;
+   * fails it instead when {@value #REQUIRE_VARIABLE} is {@code true} (CI).
+   */
+  static void assumeRunnable() {
+    Optional<String> missing = missing();
+    if (missing.isEmpty()) {
+      return;
+    }
+    if ("true".equalsIgnoreCase(System.getenv(REQUIRE_VARIABLE))) {
+      Assertions.fail(
+          "\n\n*** grpc-js xDS client CANNOT RUN, and "
+              + REQUIRE_VARIABLE
+              + "=true: "
+              + missing.get()
+              + " ***\n");
+    }
+    System.err.println(
+        "\n!!! grpc-js xDS interop test SKIPPED: "
+            + missing.get()
+            + " (set "
+            + REQUIRE_VARIABLE
+            + "=true to make this a failure) !!!\n");
+    Assumptions.abort("grpc-js xDS client not installed: " + missing.get());
+  }
+
+  /**
+   * Waits (polling every 20 ms) until the latest result {@code is}; fails with the client's state.
+   */
+  void awaitLatest(String what, Duration within, Predicate<Result> is) {
+    until(what, within, () -> latest().filter(is).isPresent());
+  }
+
+  /** Waits until there are {@code count} results. */
+  void awaitCount(int count, Duration within) {
+    until(count + " results", within, () -> results().size() >= count);
+  }
+
+  /** Waits until {@code condition} holds, or fails early when the script has exited. */
+  void until(String what, Duration within, Callable<Boolean> condition) {
+    try {
+      Awaitility.await(what)
+          .atMost(within)
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> condition.call() || !alive());
+    } catch (ConditionTimeoutException e) {
+      Assertions.fail("grpc-js, not within " + within + ": " + what + "\n" + describe());
+    }
+    try {
+      if (!condition.call()) {
+        Assertions.fail("grpc-js client exited before " + what + "\n" + describe());
+      }
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** The index of the first result from {@code from} on that {@code is}; fails when none. */
+  int indexOfFirst(int from, Predicate<Result> is) {
+    List<Result> all = results();
+    for (int i = from; i < all.size(); i++) {
+      if (is.test(all.get(i))) {
+        return i;
+      }
+    }
+    throw new AssertionError("no such result after " + from + "\n" + describe());
   }
 
   /** Starts the calls: the script reads the bootstrap now. */
@@ -235,6 +327,20 @@ final class GrpcJsXdsClient implements AutoCloseable {
     }
     state.add("its stderr, all of it in " + stderr.toAbsolutePath() + " (last 60 lines):\n" + tail);
     return String.join("\n", state);
+  }
+
+  /**
+   * The lines of the script's stderr (grpc-js's trace) that {@code match}, the last {@code max} of
+   * them: what the client said about its own decisions, as evidence in a test's output.
+   */
+  List<String> traced(Predicate<String> match, int max) {
+    try {
+      List<String> hits =
+          Files.readAllLines(stderr, StandardCharsets.UTF_8).stream().filter(match).toList();
+      return hits.subList(Math.max(0, hits.size() - max), hits.size());
+    } catch (IOException e) {
+      return List.of("(stderr unreadable: " + e.getMessage() + ")");
+    }
   }
 
   private String exit() {

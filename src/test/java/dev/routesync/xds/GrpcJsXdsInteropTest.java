@@ -1,7 +1,6 @@
 package dev.routesync.xds;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.MockCluster;
@@ -18,13 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,25 +60,7 @@ class GrpcJsXdsInteropTest {
 
   @BeforeEach
   void requireTheClient() {
-    Optional<String> missing = GrpcJsXdsClient.missing();
-    if (missing.isEmpty()) {
-      return;
-    }
-    if ("true".equalsIgnoreCase(System.getenv(GrpcJsXdsClient.REQUIRE_VARIABLE))) {
-      fail(
-          "\n\n*** grpc-js xDS client CANNOT RUN, and "
-              + GrpcJsXdsClient.REQUIRE_VARIABLE
-              + "=true: "
-              + missing.get()
-              + " ***\n");
-    }
-    System.err.println(
-        "\n!!! grpc-js xDS interop test SKIPPED: "
-            + missing.get()
-            + " (set "
-            + GrpcJsXdsClient.REQUIRE_VARIABLE
-            + "=true to make this a failure) !!!\n");
-    Assumptions.abort("grpc-js xDS client not installed: " + missing.get());
+    GrpcJsXdsClient.assumeRunnable();
   }
 
   @AfterEach
@@ -205,39 +182,15 @@ class GrpcJsXdsInteropTest {
   }
 
   private void awaitLatest(String what, Duration within, Predicate<Result> is) {
-    until(what, within, () -> client.latest().filter(is).isPresent());
+    client.awaitLatest(what, within, is);
   }
 
   private void awaitCount(int count) {
-    until(count + " results", FOLLOWS, () -> client.results().size() >= count);
-  }
-
-  private void until(String what, Duration within, Callable<Boolean> condition) {
-    try {
-      Awaitility.await(what)
-          .atMost(within)
-          .pollInterval(Duration.ofMillis(20))
-          .until(() -> condition.call() || !client.alive());
-    } catch (ConditionTimeoutException e) {
-      fail("grpc-js, not within " + within + ": " + what + "\n" + client.describe());
-    }
-    try {
-      if (!condition.call()) {
-        fail("grpc-js client exited before " + what + "\n" + client.describe());
-      }
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
+    client.awaitCount(count, FOLLOWS);
   }
 
   private int indexOfFirst(int from, Predicate<Result> is) {
-    List<Result> all = client.results();
-    for (int i = from; i < all.size(); i++) {
-      if (is.test(all.get(i))) {
-        return i;
-      }
-    }
-    throw new AssertionError("no such result after " + from + "\n" + client.describe());
+    return client.indexOfFirst(from, is);
   }
 
   /** Service cart in shop: port 8080, named {@value #PORT_NAME}, to the pods' named targetPort. */

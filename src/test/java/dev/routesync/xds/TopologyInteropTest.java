@@ -5,16 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.routesync.table.TopologyDecision;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.MockCluster;
-import dev.routesync.testing.Slices;
-import dev.routesync.testing.Slices.Conditions;
 import dev.routesync.testing.TcpProxy;
 import dev.routesync.testing.XdsAgent;
 import dev.routesync.testing.XdsBackends;
-import dev.routesync.testing.XdsBackends.Backend;
 import dev.routesync.testing.XdsBootstrap;
-import dev.routesync.testing.XdsObjects;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointHintsBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -47,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class TopologyInteropTest {
 
-  private static final String TARGET = "xds:///cart.shop:8080";
+  private static final String TARGET = TopologyCart.TARGET;
   private static final Duration CALL_DEADLINE = Duration.ofSeconds(2);
   private static final Duration FOLLOW = Duration.ofSeconds(5);
   private static final Duration FIRST_ROUTE = Duration.ofSeconds(30);
@@ -95,31 +89,12 @@ class TopologyInteropTest {
   }
 
   private void service(String trafficDistribution, String internalTrafficPolicy) {
-    Service cart = XdsObjects.service("shop", "cart", XdsObjects.port("http", 8080));
-    cart.getSpec().setTrafficDistribution(trafficDistribution);
-    cart.getSpec().setInternalTrafficPolicy(internalTrafficPolicy);
-    cluster.apply(cart);
+    new TopologyCart(cluster, backends).service(trafficDistribution, internalTrafficPolicy);
   }
 
   /** One slice for backend {@code id}: its pod on {@code node} in {@code zone}, hinted so. */
   private EndpointSlice slice(String id, String node, String zone, String hintZone) {
-    Backend backend = backends.get(id);
-    EndpointSlice slice =
-        XdsObjects.slice(
-            "shop",
-            "cart-" + id,
-            "cart",
-            backend.port(),
-            List.of(new Slices.Pod("cart-" + id, backend.ip(), node, zone, Conditions.READY)));
-    if (hintZone != null) {
-      slice
-          .getEndpoints()
-          .get(0)
-          .setHints(
-              new EndpointHintsBuilder().addNewForZone().withName(hintZone).endForZone().build());
-    }
-    cluster.apply(slice);
-    return slice;
+    return new TopologyCart(cluster, backends).slice(id, node, zone, hintZone);
   }
 
   @Test
@@ -188,15 +163,7 @@ class TopologyInteropTest {
 
     // It leaves the node: calls fail again, never reaching b.
     long left = System.nanoTime();
-    cluster.delete(
-        XdsObjects.slice(
-            "shop",
-            "cart-a",
-            "cart",
-            backends.get("a").port(),
-            List.of(
-                new Slices.Pod(
-                    "cart-a", backends.get("a").ip(), "node-a", "zone-a", Conditions.READY))));
+    new TopologyCart(cluster, backends).deleteSlice("a", "node-a", "zone-a");
     Awaitility.await().atMost(FOLLOW).ignoreExceptions().until(() -> failure(channel) != null);
     long off = (System.nanoTime() - left) / 1_000_000;
     assertThat(backends.get("b").calls().get()).isZero();
