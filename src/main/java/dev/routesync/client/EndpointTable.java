@@ -32,13 +32,15 @@ public final class EndpointTable {
   }
 
   /**
-   * {@code -o wide}: the table with each endpoint's hints and whether this node's clients route to
-   * it ({@code SELECTED}, the topology decision's chosen set).
+   * {@code -o wide}: the table with every address of each endpoint ({@code ADDRESSES}: the primary
+   * first, then a dual-stack pod's other address), its hints and whether this node's clients route
+   * to it ({@code SELECTED}, the topology decision's chosen set).
    */
   public static String renderWide(ServiceEndpoints service) {
     TableFormat table =
         new TableFormat(
             "IP",
+            "ADDRESSES",
             "PORTS",
             "NODE",
             "ZONE",
@@ -51,6 +53,7 @@ public final class EndpointTable {
     for (Endpoint endpoint : service.getEndpointsList()) {
       table.row(
           endpoint.getIp(),
+          addresses(endpoint),
           ports(endpoint),
           endpoint.getNode(),
           endpoint.getZone(),
@@ -93,6 +96,16 @@ public final class EndpointTable {
                 : topology.getInternalTrafficPolicy())
         .append(')');
     return line.toString();
+  }
+
+  /**
+   * Every address, comma-separated, in order: {@code fd00::1,10.0.0.1}; the ip alone when the agent
+   * sent no list (an older agent).
+   */
+  static String addresses(Endpoint endpoint) {
+    return endpoint.getAddressesCount() == 0
+        ? endpoint.getIp()
+        : String.join(",", endpoint.getAddressesList());
   }
 
   /** {@code zones=a,b;nodes=n1}, or {@code -} without hints. */

@@ -31,6 +31,8 @@ import java.util.Set;
  *     ControllerSlices#readyUidsWithPort} reads only the controller's slices)
  * @param readyPods the distinct pods it lists ready, on any node (0 when not the controller's)
  * @param readyHere the uids of the pods it lists ready on this node (or with no {@code nodeName})
+ * @param ipv6 its {@code addressType} is IPv6: a dual-stack Service lists each pod once per family,
+ *     so its ready pods are counted per family ({@link ReadyUids})
  */
 public record NodeSlice(
     String namespace,
@@ -39,7 +41,8 @@ public record NodeSlice(
     String resourceVersion,
     List<String> ports,
     int readyPods,
-    List<String> readyHere) {
+    List<String> readyHere,
+    boolean ipv6) {
 
   /** What the detector on {@code nodeName} keeps of {@code slice}. Never throws. */
   public static NodeSlice of(EndpointSlice slice, String nodeName) {
@@ -48,6 +51,7 @@ public record NodeSlice(
     // Interned, as the table's key of the same Service is (ObjectStore).
     String service = ControllerSlices.serviceNameOf(slice).map(String::intern).orElse(null);
     String version = meta == null ? null : meta.getResourceVersion();
+    boolean ipv6 = slice != null && "IPv6".equals(slice.getAddressType());
     if (!ControllerSlices.isControllerManaged(slice)) {
       return new NodeSlice(
           namespace == null ? null : namespace.intern(),
@@ -56,7 +60,8 @@ public record NodeSlice(
           version,
           List.of(),
           0,
-          List.of());
+          List.of(),
+          ipv6);
     }
     Set<String> ready = new HashSet<>();
     List<String> here = new ArrayList<>(0);
@@ -78,7 +83,8 @@ public record NodeSlice(
         version,
         List.copyOf(ports),
         ready.size(),
-        List.copyOf(here));
+        List.copyOf(here),
+        ipv6);
   }
 
   /** Its Service, or null when its label names none or it has no namespace. */

@@ -12,13 +12,14 @@ import java.util.Set;
  * <p>Two figures per port, from the {@link NodeSlice}s carrying it: the uids of this node's ready
  * pods (what {@link dev.routesync.rules.EndpointCheck#check} looks a pod of this node up in: the
  * same answer as the uids of every node, for a pod that runs here), and the count of ready pods on
- * every node, for the gauge. The count is the sum of each slice's distinct ready pods: a pod listed
- * in two slices of its Service at once counts twice. That happens only while the EndpointSlice
- * controller moves endpoints between slices (a slice replaced by a new one, say: it creates the new
- * one before it deletes the old), between its two writes, which the debounce mostly coalesces into
- * one round; the next write corrects the gauge. The exact union would mean keeping the uid of every
- * endpoint of every slice of the cluster: the memory {@link NodeSlice} exists to save. Verdicts are
- * unaffected: a pod of this node is found by uid, duplicates or not.
+ * every node, for the gauge. The count is the sum of each slice's distinct ready pods, per address
+ * family (a dual-stack Service's pods are in one slice of each; the larger family's sum is the
+ * count): a pod listed in two slices of one family at once counts twice. That happens only while
+ * the EndpointSlice controller moves endpoints between slices (a slice replaced by a new one, say:
+ * it creates the new one before it deletes the old), between its two writes, which the debounce
+ * mostly coalesces into one round; the next write corrects the gauge. The exact union would mean
+ * keeping the uid of every endpoint of every slice of the cluster: the memory {@link NodeSlice}
+ * exists to save. Verdicts are unaffected: a pod of this node is found by uid, duplicates or not.
  *
  * <p>Threading: the sync context; one instance per round, dropped after it.
  */
@@ -52,13 +53,20 @@ final class ReadyUids {
 
   private PortReadiness compute(ServiceRef ref, String portName) {
     Set<String> here = new HashSet<>();
-    int cluster = 0;
+    // Per address family: a dual-stack Service lists every pod in an IPv4 and an IPv6 slice, and
+    // each pod is one endpoint.
+    int ipv4 = 0;
+    int ipv6 = 0;
     for (NodeSlice slice : slices.of(ref)) {
       if (slice.carries(portName)) {
         here.addAll(slice.readyHere());
-        cluster += slice.readyPods();
+        if (slice.ipv6()) {
+          ipv6 += slice.readyPods();
+        } else {
+          ipv4 += slice.readyPods();
+        }
       }
     }
-    return new PortReadiness(here, cluster);
+    return new PortReadiness(here, Math.max(ipv4, ipv6));
   }
 }

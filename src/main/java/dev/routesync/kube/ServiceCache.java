@@ -97,12 +97,13 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
         newest = trigger;
       }
     }
-    Translation merged = ServiceMerge.merge(translations);
+    ServiceTraffic settings = traffic.apply(key);
+    Translation merged = ServiceMerge.merge(translations, settings.ipv6Primary());
     counted.firstSeen(key, merged.skips()).forEach(skips::report);
     return Optional.of(
         new Found(
             ServiceState.decided(
-                merged.endpoints(), declaredPorts.apply(key), traffic.apply(key), here.get()),
+                merged.endpoints(), declaredPorts.apply(key), settings, here.get()),
             newest,
             objects.get(0).service()));
   }

@@ -27,8 +27,8 @@ import java.util.function.Function;
  * copies a Service's labels to its slices, so one selector selects both.
  *
  * <p>Its informers keep each Service compact ({@link ServiceStore}): the identity, selector, type,
- * publishNotReadyAddresses and ports, which is all this class and the drift detector (the watch's
- * second consumer) read; its events carry the same compact instances.
+ * publishNotReadyAddresses, ports, traffic settings and ipFamilies, which is all this class and the
+ * drift detector (the watch's second consumer) read; its events carry the same compact instances.
  *
  * <p>Threading: read and swapped on the sync context.
  */
@@ -80,8 +80,8 @@ public final class ServicePorts {
   }
 
   /**
-   * The Service's trafficDistribution and internalTrafficPolicy; {@link ServiceTraffic#DEFAULT}
-   * when the Service is not in the served cache.
+   * The Service's trafficDistribution, internalTrafficPolicy and first IP family; {@link
+   * ServiceTraffic#DEFAULT} when the Service is not in the served cache.
    */
   public ServiceTraffic trafficOf(ServiceKey key) {
     Generation<Service> generation = current;
@@ -97,9 +97,14 @@ public final class ServicePorts {
       return ServiceTraffic.DEFAULT;
     }
     String distribution = spec.getTrafficDistribution();
+    List<String> families = spec.getIpFamilies();
+    // The API server always sets ipFamilies, primary first; without it (a hand-made object, the
+    // mock) IPv4 comes first.
+    boolean ipv6Primary = families != null && !families.isEmpty() && "IPv6".equals(families.get(0));
     return ServiceTraffic.of(
         distribution == null || distribution.isEmpty() ? null : distribution,
-        "Local".equals(spec.getInternalTrafficPolicy()));
+        "Local".equals(spec.getInternalTrafficPolicy()),
+        ipv6Primary);
   }
 
   /** The served generation's (compact) Service under a fabric8 key, or null. */

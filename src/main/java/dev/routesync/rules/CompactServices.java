@@ -15,8 +15,9 @@ import java.util.Map;
  * namespace}, {@code name}, {@code uid}, {@code resourceVersion}) and what these rules read ({@link
  * ServiceSelection}, {@link PodStates#isExpected}, {@link TargetPorts}, {@link EndpointCheck}):
  * {@code spec.selector}, {@code spec.type}, {@code spec.publishNotReadyAddresses} and each port's
- * {@code name}, {@code port}, {@code targetPort} and {@code protocol}. The rules give the same
- * answer for a Service and its compact form.
+ * {@code name}, {@code port}, {@code targetPort} and {@code protocol}; and what the table reads
+ * ({@code trafficDistribution}, {@code internalTrafficPolicy}, {@code ipFamilies}). The rules give
+ * the same answer for a Service and its compact form.
  *
  * <p>Why: a Service as the API server returns it carries {@code managedFields}, kubectl's {@code
  * last-applied-configuration} (the whole manifest again), labels, cluster IPs and a status: about 8
@@ -87,12 +88,37 @@ public final class CompactServices {
     // Where the table routes (the Services watch's topology settings).
     compact.setTrafficDistribution(intern(spec.getTrafficDistribution()));
     compact.setInternalTrafficPolicy(intern(spec.getInternalTrafficPolicy()));
+    // Which address of a dual-stack pod is its primary (the first family).
+    compact.setIpFamilies(ipFamilies(spec.getIpFamilies()));
     compact.setClusterIPs(List.of());
     compact.setExternalIPs(List.of());
-    compact.setIpFamilies(List.of());
     compact.setLoadBalancerSourceRanges(List.of());
     compact.setAdditionalProperties(Map.of());
     return compact;
+  }
+
+  private static final List<List<String>> FAMILY_LISTS =
+      List.of(List.of("IPv4"), List.of("IPv6"), List.of("IPv4", "IPv6"), List.of("IPv6", "IPv4"));
+
+  /**
+   * {@code spec.ipFamilies}: one shared list for each of the four the API server allows, so it
+   * costs a Service nothing; anything else (a hand-made object) keeps its first two entries, the
+   * most a Service has, interned.
+   */
+  private static List<String> ipFamilies(List<String> families) {
+    if (families == null || families.isEmpty()) {
+      return List.of();
+    }
+    for (List<String> known : FAMILY_LISTS) {
+      if (known.equals(families)) {
+        return known;
+      }
+    }
+    List<String> kept = new ArrayList<>(2);
+    for (String family : families.subList(0, Math.min(2, families.size()))) {
+      kept.add(intern(family));
+    }
+    return kept.contains(null) ? kept : List.copyOf(kept);
   }
 
   private static Map<String, String> selector(Map<String, String> selector) {

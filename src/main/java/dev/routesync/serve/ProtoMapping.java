@@ -114,10 +114,13 @@ final class ProtoMapping {
   }
 
   static dev.routesync.api.v1.Endpoint endpoint(Endpoint endpoint, boolean selected) {
+    String ip = endpoint.ip();
     dev.routesync.api.v1.Endpoint.Builder builder =
         dev.routesync.api.v1.Endpoint.newBuilder()
             .setSelected(selected)
-            .setIp(endpoint.ip())
+            .setIp(ip)
+            .addAddresses(ip)
+            .addAllAddresses(endpoint.additionalAddresses())
             .setZone(orEmpty(endpoint.zone()))
             .setNode(orEmpty(endpoint.node()))
             .setPod(orEmpty(endpoint.pod()))

@@ -34,14 +34,14 @@ import java.util.Optional;
 import java.util.zip.CRC32C;
 
 /**
- * The state file's format, version 2: a fixed header, the body, and a CRC32C. Plain {@link
+ * The state file's format, version 3: a fixed header, the body, and a CRC32C. Plain {@link
  * DataOutputStream} / {@link DataInputStream}, big-endian; every count and string is bounded when
  * read, so a hostile file cannot allocate more than the entries it really holds.
  *
  * <pre>
  * header (36 bytes)
  *   int   magic             0x52535442 ("RSTB")
- *   short format version    2 (1 is read too: it is 2 without the parts marked "v2")
+ *   short format version    3 (1 and 2 are read too: they lack the parts marked "v2" and "v3")
  *   short flags             0 (no flag is defined; any set bit is malformed)
  *   long  table version
  *   long  written-at        epoch microseconds
@@ -51,9 +51,12 @@ import java.util.zip.CRC32C;
  *   int   services
  *   per Service, in key order: str namespace, str name, long version,
  *     int declared ports, each port, v2: byte traffic flags (trafficDistribution 1,
- *     internalTrafficPolicy Local 2), [str trafficDistribution]; int endpoints, each endpoint
- *   endpoint: str ip, byte flags (ready 1, serving 2, terminating 4, zone 8, node 16, pod 32,
- *     v2: hints 64), [str zone] [str node] [str pod], v2: [hints], int ports, each port
+ *     internalTrafficPolicy Local 2, v3: first IP family IPv6 4), [str trafficDistribution];
+ *     int endpoints, each endpoint
+ *   endpoint: str ip (the primary address), byte flags (ready 1, serving 2, terminating 4,
+ *     zone 8, node 16, pod 32, v2: hints 64, v3: additional addresses 128), [str zone] [str node]
+ *     [str pod], v2: [hints], v3: [byte count (1..MAX_ADDITIONAL_ADDRESSES), each a str],
+ *     int ports, each port
  *   hints: byte zones, each a str; byte nodes, each a str (at most MAX_HINTS each)
  *   port: str name, short number (1..65535, unsigned), str protocol
  *   str: unsigned short length in bytes (at most MAX_STRING_BYTES), then UTF-8
@@ -70,10 +73,16 @@ import java.util.zip.CRC32C;
 public final class TableCodec {
 
   public static final int MAGIC = 0x52535442;
-  public static final short FORMAT_VERSION = 2;
+  public static final short FORMAT_VERSION = 3;
 
-  /** The previous format, still read: no hints, no traffic settings. */
+  /** The first format, still read: no hints, no traffic settings, one address per endpoint. */
   static final short FORMAT_VERSION_1 = 1;
+
+  /** The previous format, still read: one address per endpoint, no IP family order. */
+  static final short FORMAT_VERSION_2 = 2;
+
+  /** The most additional addresses an endpoint may carry in a file (a pod has one per family). */
+  public static final int MAX_ADDITIONAL_ADDRESSES = 8;
 
   /** The most hint names of one kind an endpoint may carry in a file. */
   public static final int MAX_HINTS = 64;
@@ -101,10 +110,15 @@ public final class TableCodec {
   private static final int NODE = 16;
   private static final int POD = 32;
   private static final int HINTS = 64;
+  private static final int ADDITIONAL_ADDRESSES = 128;
   private static final int KNOWN_FLAGS_V1 = READY | SERVING | TERMINATING | ZONE | NODE | POD;
-  private static final int KNOWN_FLAGS = KNOWN_FLAGS_V1 | HINTS;
+  private static final int KNOWN_FLAGS_V2 = KNOWN_FLAGS_V1 | HINTS;
+  private static final int KNOWN_FLAGS = KNOWN_FLAGS_V2 | ADDITIONAL_ADDRESSES;
   private static final int TRAFFIC_DISTRIBUTION = 1;
   private static final int INTERNAL_LOCAL = 2;
+  private static final int IPV6_PRIMARY = 4;
+  private static final int KNOWN_TRAFFIC_FLAGS_V2 = TRAFFIC_DISTRIBUTION | INTERNAL_LOCAL;
+  private static final int KNOWN_TRAFFIC_FLAGS = KNOWN_TRAFFIC_FLAGS_V2 | IPV6_PRIMARY;
 
   private static final int IO_BUFFER = 64 * 1024;
 
@@ -199,7 +213,8 @@ public final class TableCodec {
       ServiceTraffic traffic = entry.traffic();
       out.writeByte(
           (traffic.trafficDistribution() != null ? TRAFFIC_DISTRIBUTION : 0)
-              | (traffic.internalLocal() ? INTERNAL_LOCAL : 0));
+              | (traffic.internalLocal() ? INTERNAL_LOCAL : 0)
+              | (traffic.ipv6Primary() ? IPV6_PRIMARY : 0));
       if (traffic.trafficDistribution() != null) {
         writeString(out, traffic.trafficDistribution());
       }
@@ -213,7 +228,8 @@ public final class TableCodec {
                 | (endpoint.zone() != null ? ZONE : 0)
                 | (endpoint.node() != null ? NODE : 0)
                 | (endpoint.pod() != null ? POD : 0)
-                | (endpoint.hints().isEmpty() ? 0 : HINTS);
+                | (endpoint.hints().isEmpty() ? 0 : HINTS)
+                | (endpoint.additionalAddresses().isEmpty() ? 0 : ADDITIONAL_ADDRESSES);
         out.writeByte(flags);
         if (endpoint.zone() != null) {
           writeString(out, endpoint.zone());
@@ -228,6 +244,9 @@ public final class TableCodec {
           writeNames(out, endpoint.hints().forZones());
           writeNames(out, endpoint.hints().forNodes());
         }
+        if (!endpoint.additionalAddresses().isEmpty()) {
+          writeAddresses(out, endpoint.additionalAddresses());
+        }
         writePorts(out, endpoint.ports());
       }
     }
@@ -240,6 +259,17 @@ public final class TableCodec {
     out.writeByte(names.size());
     for (String name : names) {
       writeString(out, name);
+    }
+  }
+
+  private static void writeAddresses(DataOutputStream out, List<String> addresses)
+      throws IOException {
+    if (addresses.size() > MAX_ADDITIONAL_ADDRESSES) {
+      throw new IOException(addresses.size() + " additional addresses are over the format's cap");
+    }
+    out.writeByte(addresses.size());
+    for (String address : addresses) {
+      writeString(out, address);
     }
   }
 
@@ -319,7 +349,7 @@ public final class TableCodec {
       throw new StateFormatException(LoadFailure.TRUNCATED, size + " bytes, shorter than a header");
     }
     int format = Short.toUnsignedInt(h.getShort());
-    if (format != FORMAT_VERSION && format != FORMAT_VERSION_1) {
+    if (format != FORMAT_VERSION && format != FORMAT_VERSION_2 && format != FORMAT_VERSION_1) {
       throw new StateFormatException(
           LoadFailure.VERSION, "format version " + format + ", this agent reads " + FORMAT_VERSION);
     }
@@ -484,7 +514,11 @@ public final class TableCodec {
     private Endpoint endpoint() throws IOException, StateFormatException {
       String ip = string();
       int flags = take(1, in::readUnsignedByte);
-      if ((flags & ~(format == FORMAT_VERSION_1 ? KNOWN_FLAGS_V1 : KNOWN_FLAGS)) != 0) {
+      int known =
+          format == FORMAT_VERSION_1
+              ? KNOWN_FLAGS_V1
+              : format == FORMAT_VERSION_2 ? KNOWN_FLAGS_V2 : KNOWN_FLAGS;
+      if ((flags & ~known) != 0) {
         throw malformed("unknown endpoint flags " + flags);
       }
       // Shared like the translators' (one instance per zone or node), not one copy per endpoint.
@@ -498,26 +532,45 @@ public final class TableCodec {
           throw malformed("hints flagged but none given");
         }
       }
+      List<String> additional =
+          (flags & ADDITIONAL_ADDRESSES) != 0 ? additionalAddresses() : List.of();
       List<Port> ports = ports();
-      return new Endpoint(
-          ip,
-          ports,
-          zone,
-          hints,
-          node,
-          pod,
-          (flags & READY) != 0,
-          (flags & SERVING) != 0,
-          (flags & TERMINATING) != 0);
+      Endpoint endpoint =
+          new Endpoint(
+              ip,
+              ports,
+              zone,
+              hints,
+              node,
+              pod,
+              (flags & READY) != 0,
+              (flags & SERVING) != 0,
+              (flags & TERMINATING) != 0);
+      // A blank or repeated address is refused there (IllegalArgumentException: malformed).
+      return additional.isEmpty() ? endpoint : endpoint.withAdditionalAddresses(additional);
+    }
+
+    private List<String> additionalAddresses() throws IOException, StateFormatException {
+      int count = take(1, in::readUnsignedByte);
+      if (count < 1 || count > MAX_ADDITIONAL_ADDRESSES) {
+        throw malformed(count + " additional addresses, outside 1.." + MAX_ADDITIONAL_ADDRESSES);
+      }
+      List<String> addresses = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        addresses.add(string());
+      }
+      return addresses;
     }
 
     private ServiceTraffic traffic() throws IOException, StateFormatException {
       int flags = take(1, in::readUnsignedByte);
-      if ((flags & ~(TRAFFIC_DISTRIBUTION | INTERNAL_LOCAL)) != 0) {
+      int known = format == FORMAT_VERSION_2 ? KNOWN_TRAFFIC_FLAGS_V2 : KNOWN_TRAFFIC_FLAGS;
+      if ((flags & ~known) != 0) {
         throw malformed("unknown traffic flags " + flags);
       }
       String distribution = (flags & TRAFFIC_DISTRIBUTION) != 0 ? string() : null;
-      return ServiceTraffic.of(distribution, (flags & INTERNAL_LOCAL) != 0);
+      return ServiceTraffic.of(
+          distribution, (flags & INTERNAL_LOCAL) != 0, (flags & IPV6_PRIMARY) != 0);
     }
 
     private List<String> names() throws IOException, StateFormatException {

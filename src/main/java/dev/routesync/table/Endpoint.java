@@ -1,5 +1,6 @@
 package dev.routesync.table;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,15 +19,19 @@ import java.util.Objects;
  *   <li>A pod name is split at its last '-' into a shared, interned prefix and a suffix of up to 8
  *       ASCII characters packed into a {@code long} ({@link PodNames}); other names stay whole.
  *   <li>The conditions are bits of one byte.
- *   <li>The zone and the hints share one field: the zone's (interned) text when the endpoint has no
- *       hints (nearly always), else a small {@code ZonedHints} holding both. So hints cost an
- *       endpoint nothing until it has some.
+ *   <li>The zone, the hints and a dual-stack pod's other addresses share one field: the zone's
+ *       (interned) text when the endpoint has neither hints nor other addresses (nearly always),
+ *       else a small {@code More} holding all three. So hints and a second address cost an endpoint
+ *       nothing until it has them.
  * </ul>
  *
  * <p>Attributes, as the accessors return them:
  *
  * <ul>
- *   <li>{@code ip}: IPv4 dotted quad, or IPv6 in RFC 5952 form (lower case, zeros compressed)
+ *   <li>{@code ip}: the primary address: IPv4 dotted quad, or IPv6 in RFC 5952 form (lower case,
+ *       zeros compressed). The endpoint's identity, order and equality follow it.
+ *   <li>{@code additionalAddresses}: a dual-stack pod's other addresses, in the Service's family
+ *       order (the primary is the first family's); empty for a single-stack endpoint
  *   <li>{@code ports}: sorted by name; empty when the slice lists no ports (a headless Service)
  *   <li>{@code zone}: topology zone, or {@code null} when the slice does not say
  *   <li>{@code hints}: the slice's {@code hints.forZones} and {@code hints.forNodes}; {@link
@@ -55,8 +60,11 @@ public final class Endpoint implements Comparable<Endpoint> {
 
   private final List<Port> ports;
 
-  /** The zone (a String, or null) when there are no hints; else a {@link ZonedHints}. */
-  private final Object zoneOrHints;
+  /**
+   * The zone (a String, or null) when there are neither hints nor additional addresses; else a
+   * {@link More}.
+   */
+  private final Object zoneOrMore;
 
   private final String node;
 
@@ -102,7 +110,7 @@ public final class Endpoint implements Comparable<Endpoint> {
     this.ipv4 = parsed < 0 ? 0 : (int) parsed;
     this.ipText = parsed < 0 ? ip : null;
     this.ports = List.copyOf(ports);
-    this.zoneOrHints = zoneOrHints(zone, hints);
+    this.zoneOrMore = zoneOrMore(zone, hints);
     this.node = node;
     this.podSuffix = PodNames.suffix(pod);
     this.podText = PodNames.text(pod, podSuffix);
@@ -113,7 +121,7 @@ public final class Endpoint implements Comparable<Endpoint> {
       int ipv4,
       String ipText,
       List<Port> ports,
-      Object zoneOrHints,
+      Object zoneOrMore,
       String node,
       String podText,
       long podSuffix,
@@ -121,7 +129,7 @@ public final class Endpoint implements Comparable<Endpoint> {
     this.ipv4 = ipv4;
     this.ipText = ipText;
     this.ports = ports;
-    this.zoneOrHints = zoneOrHints;
+    this.zoneOrMore = zoneOrMore;
     this.node = node;
     this.podText = podText;
     this.podSuffix = podSuffix;
@@ -160,7 +168,7 @@ public final class Endpoint implements Comparable<Endpoint> {
         address,
         null,
         List.copyOf(ports),
-        zoneOrHints(zone, hints),
+        zoneOrMore(zone, hints),
         node,
         PodNames.text(pod, suffix),
         suffix,
@@ -170,16 +178,59 @@ public final class Endpoint implements Comparable<Endpoint> {
   /** This endpoint with other ports (sorted by name). */
   public Endpoint withPorts(List<Port> ports) {
     return new Endpoint(
-        ipv4, ipText, List.copyOf(ports), zoneOrHints, node, podText, podSuffix, flags);
+        ipv4, ipText, List.copyOf(ports), zoneOrMore, node, podText, podSuffix, flags);
+  }
+
+  /** This endpoint with other conditions. */
+  public Endpoint withConditions(boolean ready, boolean serving, boolean terminating) {
+    return new Endpoint(
+        ipv4,
+        ipText,
+        ports,
+        zoneOrMore,
+        node,
+        podText,
+        podSuffix,
+        flags(ready, serving, terminating));
+  }
+
+  /**
+   * This endpoint with {@code additional} as its other addresses (a dual-stack pod's, in the
+   * Service's family order), replacing any it had.
+   *
+   * @param additional IP texts as the translators make them (IPv4 dotted quad, IPv6 in RFC 5952
+   *     form), none equal to {@link #ip()} or to another; empty for none
+   * @throws IllegalArgumentException for a null, blank or repeated address, or the primary again
+   */
+  public Endpoint withAdditionalAddresses(List<String> additional) {
+    List<String> copy = List.copyOf(additional);
+    String primary = ip();
+    for (int i = 0; i < copy.size(); i++) {
+      String address = copy.get(i);
+      if (address.isBlank() || address.equals(primary) || copy.subList(0, i).contains(address)) {
+        throw new IllegalArgumentException(
+            "additional address " + address + " of " + primary + " is blank or repeated");
+      }
+    }
+    String zone = zone();
+    EndpointHints hints = hints();
+    Object merged =
+        copy.isEmpty()
+            ? zoneOrMore(zone, hints)
+            : new More(zone, hints.isEmpty() ? EndpointHints.NONE : hints, copy);
+    return new Endpoint(ipv4, ipText, ports, merged, node, podText, podSuffix, flags);
   }
 
   /** The zone and hints as one field's value: the zone alone unless there are hints. */
-  private static Object zoneOrHints(String zone, EndpointHints hints) {
-    return hints == null || hints.isEmpty() ? zone : new ZonedHints(zone, hints);
+  private static Object zoneOrMore(String zone, EndpointHints hints) {
+    return hints == null || hints.isEmpty() ? zone : new More(zone, hints, List.of());
   }
 
-  /** An endpoint's zone beside its hints, when it has hints. */
-  private record ZonedHints(String zone, EndpointHints hints) {}
+  /**
+   * What an endpoint rarely has, beside its zone: hints ({@link EndpointHints#NONE} when none) and
+   * a dual-stack pod's other addresses (empty when none). Present only when one of them is.
+   */
+  private record More(String zone, EndpointHints hints, List<String> additionalAddresses) {}
 
   private static byte flags(boolean ready, boolean serving, boolean terminating) {
     return (byte) ((ready ? READY : 0) | (serving ? SERVING : 0) | (terminating ? TERMINATING : 0));
@@ -205,12 +256,32 @@ public final class Endpoint implements Comparable<Endpoint> {
   }
 
   public String zone() {
-    return zoneOrHints instanceof ZonedHints zoned ? zoned.zone() : (String) zoneOrHints;
+    return zoneOrMore instanceof More more ? more.zone() : (String) zoneOrMore;
   }
 
   /** The slice's hints for this endpoint; {@link EndpointHints#NONE} when none. */
   public EndpointHints hints() {
-    return zoneOrHints instanceof ZonedHints zoned ? zoned.hints() : EndpointHints.NONE;
+    return zoneOrMore instanceof More more ? more.hints() : EndpointHints.NONE;
+  }
+
+  /**
+   * A dual-stack pod's addresses after the primary ({@link #ip()}), in the Service's family order;
+   * empty for a single-stack endpoint (nearly always).
+   */
+  public List<String> additionalAddresses() {
+    return zoneOrMore instanceof More more ? more.additionalAddresses() : List.of();
+  }
+
+  /** Every address, the primary first, then {@link #additionalAddresses()}; new strings. */
+  public List<String> addresses() {
+    List<String> additional = additionalAddresses();
+    if (additional.isEmpty()) {
+      return List.of(ip());
+    }
+    List<String> all = new ArrayList<>(additional.size() + 1);
+    all.add(ip());
+    all.addAll(additional);
+    return List.copyOf(all);
   }
 
   public String node() {
@@ -237,6 +308,28 @@ public final class Endpoint implements Comparable<Endpoint> {
   /** Whether both have the same address (the order's equality: {@code compareTo == 0}). */
   public boolean sameAddress(Endpoint other) {
     return ipv4 == other.ipv4 && Objects.equals(ipText, other.ipText);
+  }
+
+  /** Whether the endpoint targets a pod ({@link #pod()} is not null). */
+  public boolean hasPod() {
+    return podText != null;
+  }
+
+  /** Whether both target the same pod name (false when either targets none); makes no text. */
+  public boolean samePod(Endpoint other) {
+    return podText != null && podSuffix == other.podSuffix && podText.equals(other.podText);
+  }
+
+  /**
+   * A total order on pod names as stored (not their text order), for grouping the endpoints of one
+   * pod; {@code 0} exactly when {@link #samePod} (or neither has a pod). Makes no text.
+   */
+  public int comparePod(Endpoint other) {
+    if (podText == null || other.podText == null) {
+      return podText == null ? (other.podText == null ? 0 : -1) : 1;
+    }
+    int byText = podText.compareTo(other.podText);
+    return byText != 0 ? byText : Long.compare(podSuffix, other.podSuffix);
   }
 
   /**
@@ -270,7 +363,7 @@ public final class Endpoint implements Comparable<Endpoint> {
         && Objects.equals(ipText, other.ipText)
         && Objects.equals(podText, other.podText)
         && Objects.equals(node, other.node)
-        && Objects.equals(zoneOrHints, other.zoneOrHints)
+        && Objects.equals(zoneOrMore, other.zoneOrMore)
         && ports.equals(other.ports);
   }
 
@@ -279,8 +372,9 @@ public final class Endpoint implements Comparable<Endpoint> {
     int hash = ipText == null ? ipv4 : ipText.hashCode();
     hash = 31 * hash + ports.hashCode();
     hash = 31 * hash + Objects.hashCode(zone());
-    if (zoneOrHints instanceof ZonedHints zoned) {
-      hash = 31 * hash + zoned.hints().hashCode();
+    if (zoneOrMore instanceof More more) {
+      hash = 31 * hash + more.hints().hashCode();
+      hash = 31 * hash + more.additionalAddresses().hashCode();
     }
     hash = 31 * hash + Objects.hashCode(node);
     hash = 31 * hash + Objects.hashCode(podText);
@@ -297,7 +391,8 @@ public final class Endpoint implements Comparable<Endpoint> {
         + ports
         + ", zone="
         + zone()
-        + (zoneOrHints instanceof ZonedHints zoned ? ", hints=" + zoned.hints() : "")
+        + (hints().isEmpty() ? "" : ", hints=" + hints())
+        + (additionalAddresses().isEmpty() ? "" : ", additionalAddresses=" + additionalAddresses())
         + ", node="
         + node
         + ", pod="

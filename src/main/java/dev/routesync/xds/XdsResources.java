@@ -282,17 +282,26 @@ public final class XdsResources {
         && assignment.getPolicy().getDropOverloads(0).getDropPercentage().getNumerator() == 100;
   }
 
+  /**
+   * One endpoint on one port: its primary address as {@code endpoint.address}, a dual-stack pod's
+   * other addresses (in the Service's family order, on the same port) as {@code
+   * endpoint.additional_addresses} (gRFC A61; Envoy's happy eyeballs).
+   */
   private static LbEndpoint lbEndpoint(Endpoint endpoint, Port port, HealthStatus health) {
-    return LbEndpoint.newBuilder()
-        .setEndpoint(
-            io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
-                .setAddress(
-                    Address.newBuilder()
-                        .setSocketAddress(
-                            SocketAddress.newBuilder()
-                                .setAddress(endpoint.ip())
-                                .setPortValue(port.port()))))
-        .setHealthStatus(health)
+    io.envoyproxy.envoy.config.endpoint.v3.Endpoint.Builder address =
+        io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
+            .setAddress(socketAddress(endpoint.ip(), port));
+    for (String additional : endpoint.additionalAddresses()) {
+      address.addAdditionalAddresses(
+          io.envoyproxy.envoy.config.endpoint.v3.Endpoint.AdditionalAddress.newBuilder()
+              .setAddress(socketAddress(additional, port)));
+    }
+    return LbEndpoint.newBuilder().setEndpoint(address).setHealthStatus(health).build();
+  }
+
+  private static Address socketAddress(String ip, Port port) {
+    return Address.newBuilder()
+        .setSocketAddress(SocketAddress.newBuilder().setAddress(ip).setPortValue(port.port()))
         .build();
   }
 

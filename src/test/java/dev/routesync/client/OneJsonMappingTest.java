@@ -99,6 +99,34 @@ class OneJsonMappingTest {
             List.of(),
             ServiceTraffic.of(null, true),
             here));
+    // A dual-stack pod of an IPv6-first Service, beside a single-stack one.
+    serve.put(
+        "shop",
+        "dual",
+        new ServiceState(
+            List.of(
+                new Endpoint(
+                        "fd00::1",
+                        List.of(new Port("http", 8080, "TCP")),
+                        "zone-a",
+                        "node-1",
+                        "dual-1",
+                        true,
+                        true,
+                        false)
+                    .withAdditionalAddresses(List.of("10.0.5.1")),
+                new Endpoint(
+                    "fd00::2",
+                    List.of(new Port("http", 8080, "TCP")),
+                    "zone-a",
+                    "node-1",
+                    "dual-2",
+                    true,
+                    true,
+                    false)),
+            List.of(new Port("http", 80, "TCP")),
+            ServiceTraffic.of(null, false, true),
+            dev.routesync.table.TopologyDecision.NONE));
     http = new UdsHttp(serve.socket());
   }
 
@@ -138,7 +166,8 @@ class OneJsonMappingTest {
             "shop/empty",
             "shop/quote",
             "shop/zoned",
-            "shop/local")) {
+            "shop/local",
+            "shop/dual")) {
       assertThat(curl("/v1/services/" + service))
           .as(service)
           .isEqualTo(cli("get endpoints " + service));
@@ -204,6 +233,30 @@ class OneJsonMappingTest {
     assertThat(local.getJsonArray("endpoints").getJsonObject(0).getBoolean("selected")).isFalse();
     // No hints: the field is absent (a message field at its default).
     assertThat(local.getJsonArray("endpoints").getJsonObject(0).containsKey("hints")).isFalse();
+  }
+
+  @Test
+  void everyAddressIsListedPrimaryFirstAndWideShowsThem() throws Exception {
+    JsonObject dual = curl("/v1/services/shop/dual");
+
+    JsonObject first = dual.getJsonArray("endpoints").getJsonObject(0);
+    assertThat(first.getString("ip")).isEqualTo("fd00::1");
+    assertThat(first.getJsonArray("addresses").getList()).containsExactly("fd00::1", "10.0.5.1");
+    JsonObject second = dual.getJsonArray("endpoints").getJsonObject(1);
+    assertThat(second.getJsonArray("addresses").getList()).containsExactly("fd00::2");
+
+    Cli.Result wide =
+        Cli.run(("get endpoints shop/dual -o wide --socket " + serve.socket()).split(" "));
+    assertThat(wide.exitCode()).as(wide.err()).isZero();
+    assertThat(wide.out().lines().filter(l -> l.startsWith("IP ")))
+        .singleElement()
+        .satisfies(l -> assertThat(l).contains("ADDRESSES"));
+    assertThat(wide.out().lines().filter(l -> l.startsWith("fd00::1 ")))
+        .singleElement()
+        .satisfies(l -> assertThat(l).contains("fd00::1,10.0.5.1"));
+    // The default table keeps one column per fact: the primary address.
+    Cli.Result table = Cli.run(("get endpoints shop/dual --socket " + serve.socket()).split(" "));
+    assertThat(table.out()).doesNotContain("10.0.5.1");
   }
 
   @Test

@@ -184,6 +184,54 @@ class DriftDetectorTest {
   }
 
   @Test
+  void aDualStackServicesPodsAreFoundInEitherFamilysSliceAndCountedOnce() {
+    // Each pod has status.podIPs of both families; the controller lists it in an IPv4 and an IPv6
+    // slice (the same uid as targetRef in both).
+    Pod first = dualStack(pod("quote-1", "uid-1", NODE, "http", true), "fd00::1");
+    Pod second = dualStack(pod("quote-2", "uid-2", NODE, "http", true), "fd00::2");
+    EndpointSlice ipv4 = slice("quote", "quote-ipv4", "http", List.of(first, second));
+    EndpointSlice ipv6 = ipv6Copy(slice("quote", "quote-ipv6", "http", List.of(first, second)));
+    syncAll(List.of(first, second), List.of(quote("http", "1")), List.of(ipv4, ipv6));
+    scheduler.advance(GRACE.multipliedBy(2));
+
+    assertThat(detector.current().drift()).isEmpty();
+    assertThat(gauges.ready("quote", "http")).isEqualTo(2);
+
+    // The second pod is deleted; the controller rewrites the IPv6 slice first: counted once.
+    delete(detector.pods(), second);
+    add(detector.slices(), ipv6Copy(slice("quote", "quote-ipv6", "http", List.of(first))));
+    scheduler.advance(DEBOUNCE.multipliedBy(2));
+    assertThat(detector.current().drift()).isEmpty();
+    assertThat(gauges.ready("quote", "http")).isEqualTo(2);
+    add(detector.slices(), slice("quote", "quote-ipv4", "http", List.of(first)));
+    scheduler.advance(DEBOUNCE.multipliedBy(2));
+    assertThat(gauges.ready("quote", "http")).isEqualTo(1);
+    assertThat(events).isEmpty();
+  }
+
+  private static Pod dualStack(Pod pod, String ipv6) {
+    return new io.fabric8.kubernetes.api.model.PodBuilder(pod)
+        .editStatus()
+        .addNewPodIP()
+        .withIp(pod.getStatus().getPodIP())
+        .endPodIP()
+        .addNewPodIP()
+        .withIp(ipv6)
+        .endPodIP()
+        .endStatus()
+        .build();
+  }
+
+  /** The IPv6 slice of the same pods: each endpoint's address is its pod's IPv6 one. */
+  private static EndpointSlice ipv6Copy(EndpointSlice slice) {
+    slice.setAddressType("IPv6");
+    slice
+        .getEndpoints()
+        .forEach(e -> e.setAddresses(List.of("fd00::" + e.getTargetRef().getName().substring(6))));
+    return slice;
+  }
+
+  @Test
   void nothingIsEvaluatedBeforeAllThreeWatchesHaveSynced() {
     Pod renamed = pod("quote-new-1", "uid-1", NODE, "http-api", true);
     detector.pods().sync(List.of(renamed));

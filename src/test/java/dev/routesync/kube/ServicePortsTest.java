@@ -234,6 +234,23 @@ class ServicePortsTest {
     }
 
     @Test
+    void theFirstIpFamilySurvivesTheCompactStore() throws Exception {
+      Service quote = service("quote", port("http", 80, "TCP"));
+      quote.getSpec().setIpFamilies(List.of("IPv6", "IPv4"));
+      quote.getSpec().setIpFamilyPolicy("RequireDualStack");
+      Service cart = service("cart", port("http", 80, "TCP"));
+      cart.getSpec().setIpFamilies(List.of("IPv4", "IPv6"));
+      apply(quote);
+      apply(cart);
+      Generation<Service> first = synced(1, 2);
+
+      sink.replaced(null, first);
+
+      assertThat(ports.trafficOf(QUOTE)).isEqualTo(ServiceTraffic.of(null, false, true));
+      assertThat(ports.trafficOf(CART)).isSameAs(ServiceTraffic.DEFAULT);
+    }
+
+    @Test
     void theWatchHoldsEachServiceCompactAndARelistKeepsTheServedInstance() throws Exception {
       // As kubectl apply leaves it: last-applied annotation, managedFields, labels, cluster IPs.
       Service applied = ApiServerServices.decoded(1);

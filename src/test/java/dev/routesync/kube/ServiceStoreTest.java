@@ -52,7 +52,7 @@ class ServiceStoreTest {
     assertThat(service.getStatus()).isNull();
     assertThat(service.getSpec().getClusterIP()).isNull();
     assertThat(service.getSpec().getClusterIPs()).isEmpty();
-    assertThat(service.getSpec().getIpFamilies()).isEmpty();
+    assertThat(service.getSpec().getIpFamilies()).containsExactly("IPv4");
     assertThat(service.getSpec().getSessionAffinity()).isNull();
     assertThat(service.getSpec().getType()).isEqualTo("ClusterIP");
     assertThat(service.getSpec().getSelector())

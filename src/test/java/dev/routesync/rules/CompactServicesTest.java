@@ -43,7 +43,10 @@ class CompactServicesTest {
     assertThat(compact.getMetadata().getCreationTimestamp()).isNull();
     assertThat(compact.getStatus()).isNull();
     assertThat(compact.getSpec().getClusterIP()).isNull();
-    assertThat(compact.getSpec().getIpFamilies()).isEmpty();
+    // The first IP family is a dual-stack pod's primary address: kept, as one shared list.
+    assertThat(compact.getSpec().getIpFamilies()).containsExactly("IPv4");
+    assertThat(compact.getSpec().getIpFamilies())
+        .isSameAs(CompactServices.compact(ApiServerServices.decoded(12)).getSpec().getIpFamilies());
     assertThat(compact.getMetadata().getUid()).isEqualTo(decoded.getMetadata().getUid());
     assertThat(compact.getMetadata().getResourceVersion())
         .isEqualTo(decoded.getMetadata().getResourceVersion());

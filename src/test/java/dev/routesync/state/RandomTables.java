@@ -65,8 +65,7 @@ final class RandomTables {
           random.nextBoolean()
               ? "10." + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256)
               : "fd00::" + Integer.toHexString(random.nextInt(65536));
-      byIp.put(
-          ip,
+      Endpoint endpoint =
           new Endpoint(
               ip,
               ports(random),
@@ -76,7 +75,17 @@ final class RandomTables {
               random.nextBoolean() ? "pod-ä-" + random.nextInt(100) : null,
               random.nextBoolean(),
               random.nextBoolean(),
-              random.nextBoolean()));
+              random.nextBoolean());
+      // A dual-stack pod's other address, of the other family.
+      if (random.nextInt(4) == 0) {
+        endpoint =
+            endpoint.withAdditionalAddresses(
+                List.of(
+                    endpoint.isIpv4()
+                        ? "fd01::" + Integer.toHexString(random.nextInt(65536))
+                        : "11.0.0." + random.nextInt(256)));
+      }
+      byIp.put(ip, endpoint);
     }
     return new ServiceState(
         new ArrayList<>(byIp.values()),
@@ -95,11 +104,12 @@ final class RandomTables {
   }
 
   private static ServiceTraffic traffic(Random random) {
-    return switch (random.nextInt(4)) {
+    return switch (random.nextInt(5)) {
       case 0 -> ServiceTraffic.DEFAULT;
       case 1 -> ServiceTraffic.of("PreferClose", false);
       case 2 -> ServiceTraffic.of(null, true);
-      default -> ServiceTraffic.of("PreferSameNode", true);
+      case 3 -> ServiceTraffic.of("PreferSameNode", true);
+      default -> ServiceTraffic.of(null, false, /* ipv6Primary= */ true);
     };
   }
 

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * A state file written by the agent before {@link Endpoint} became compact (IPv4 as text in a
  * record) loads into the new representation, and the restored table equals a fresh translation of
- * the same slices: an upgraded agent that warm-starts from the old file publishes no new version.
+ * the same slices: an upgraded agent that warm-starts from the old file publishes no new version,
+ * except for a dual-stack Service, whose pods' two endpoints the newer agent makes one.
  *
  * <p>The fixture {@code v1-text-endpoints.rstb} was written by {@link #writeFixture} on the commit
  * before the change (run with {@code -Droutesync.writeStateFixture=<path>}); it must not be
@@ -109,8 +110,18 @@ class StateFileUpgradeTest {
     RoutingTable fresh = translated().current();
 
     assertThat(restored.serviceCount()).isEqualTo(3);
-    assertThat(restored.endpointCount()).isEqualTo(fresh.endpointCount()).isEqualTo(19);
+    assertThat(restored.endpointCount()).isEqualTo(19);
+    // The dual-stack Service's three pods listed in both families are one endpoint each now.
+    ServiceKey dual = new ServiceKey("shop", "dual");
+    assertThat(fresh.endpointCount()).isEqualTo(16);
+    assertThat(fresh.get(dual).orElseThrow().endpoints())
+        .flatExtracting(Endpoint::addresses)
+        .containsExactlyInAnyOrderElementsOf(
+            restored.get(dual).orElseThrow().endpoints().stream().map(Endpoint::ip).toList());
     for (var service : fresh.services()) {
+      if (service.key().equals(dual)) {
+        continue;
+      }
       var old = restored.get(service.key()).orElseThrow();
       assertThat(old.endpoints()).containsExactlyElementsOf(service.endpoints());
       assertThat(old.servicePorts()).isEqualTo(service.servicePorts());
@@ -119,20 +130,23 @@ class StateFileUpgradeTest {
             .isEqualTo(service.endpoints().get(i).hashCode());
       }
     }
-    // The upgraded agent applies its fresh translation to the restored table: nothing changed.
+    // The upgraded agent applies its fresh translation to the restored table: only the
+    // dual-stack Service changed (its pairs became one endpoint each), in one new version.
     TableWriter writer = new TableWriter(Clock.fixed(WRITTEN, ZoneOffset.UTC), restored);
-    assertThat(writer.publish(states(), List.of())).isSameAs(restored);
-    // It writes the current format (2: hints and traffic settings), which reads back the same.
-    byte[] rewritten = TableCodec.encode(restored, WRITTEN, Optional.empty());
+    RoutingTable upgraded = writer.publish(states(), List.of());
+    assertThat(upgraded.version()).isEqualTo(restored.version() + 1);
+    assertThat(upgraded.changedSince(restored.version())).contains(java.util.Set.of(dual));
+    // It writes the current format (3: several addresses per endpoint), which reads back the same.
+    byte[] rewritten = TableCodec.encode(upgraded, WRITTEN, Optional.empty());
     assertThat(java.nio.ByteBuffer.wrap(file).getShort(4)).isEqualTo((short) 1);
     assertThat(java.nio.ByteBuffer.wrap(rewritten).getShort(4))
         .isEqualTo(TableCodec.FORMAT_VERSION)
-        .isEqualTo((short) 2);
+        .isEqualTo((short) 3);
     RoutingTable again =
         TableCodec.decode(
                 rewritten, WRITTEN.plusSeconds(1), RoutingTable.DEFAULT_DELTA_LOG_CAPACITY)
             .table();
-    assertThat(List.copyOf(again.services())).isEqualTo(List.copyOf(restored.services()));
+    assertThat(List.copyOf(again.services())).isEqualTo(List.copyOf(upgraded.services()));
   }
 
   /** Writes the fixture; run once, on the representation being upgraded from. */

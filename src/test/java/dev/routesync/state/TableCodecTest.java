@@ -82,7 +82,13 @@ class TableCodecTest {
       if (at < 4) {
         rejected(flipped, LoadFailure.MALFORMED, "magic bit " + bit);
       } else if (at < 6) {
-        rejected(flipped, LoadFailure.VERSION, "format version bit " + bit);
+        int version = ((flipped[4] & 255) << 8) | (flipped[5] & 255);
+        // A flip to an older format this agent still reads is caught by the checksum, which
+        // covers the header.
+        rejected(
+            flipped,
+            version == 1 || version == 2 ? LoadFailure.CHECKSUM : LoadFailure.VERSION,
+            "format version bit " + bit);
       } else if (at >= 32 && at < 36) {
         // The body's length: the file no longer has the size its header announces.
         assertThatThrownBy(() -> TableCodec.decode(flipped, NOW, 1024))
@@ -101,8 +107,8 @@ class TableCodecTest {
   @Test
   void anotherFormatVersionIsRefused() throws Exception {
     byte[] file = sample();
-    ByteBuffer.wrap(file).putShort(4, (short) 3);
-    rejected(file, LoadFailure.VERSION, "version 3");
+    ByteBuffer.wrap(file).putShort(4, (short) 4);
+    rejected(file, LoadFailure.VERSION, "version 4");
   }
 
   @Test
@@ -240,11 +246,149 @@ class TableCodecTest {
                   out.writeBytes("x");
                   out.writeLong(1);
                   out.writeInt(0);
-                  out.writeByte(4);
+                  out.writeByte(8);
                   out.writeInt(0);
                 })),
         LoadFailure.MALFORMED,
         "traffic flags");
+  }
+
+  @Test
+  void aVersion2FileLoadsWithOneAddressPerEndpointAndRefusesVersion3Fields() throws Exception {
+    PersistedTable old =
+        TableCodec.decode(sealed(services(new String[][] {{"a", "x"}}, 1, 2), (short) 2), NOW, 8);
+    assertThat(old.table().serviceCount()).isEqualTo(1);
+    assertThat(old.table().services())
+        .allSatisfy(s -> assertThat(s.traffic()).isSameAs(ServiceTraffic.DEFAULT));
+    // An endpoint written by a version 2 agent: one address, read as the primary.
+    PersistedTable withEndpoint =
+        TableCodec.decode(sealed(oneEndpoint(0, out -> {}), (short) 2), NOW, 8);
+    Endpoint endpoint =
+        withEndpoint.table().get(new ServiceKey("a", "x")).orElseThrow().endpoints().get(0);
+    assertThat(endpoint.addresses()).containsExactly("10.0.0.1");
+    // The IPv6-first traffic flag and the additional-addresses endpoint flag are version 3's.
+    rejected(sealed(oneService(4), (short) 2), LoadFailure.MALFORMED, "v3 traffic flag in v2");
+    rejected(
+        sealed(oneEndpoint(128, out -> writeAddresses(out, "fd00::1")), (short) 2),
+        LoadFailure.MALFORMED,
+        "v3 endpoint flag in v2");
+    // The same bytes under a version 3 header are read.
+    assertThat(
+            TableCodec.decode(sealed(oneService(4)), NOW, 8)
+                .table()
+                .get(new ServiceKey("a", "x"))
+                .orElseThrow()
+                .traffic()
+                .ipv6Primary())
+        .isTrue();
+    assertThat(
+            TableCodec.decode(
+                    sealed(oneEndpoint(128, out -> writeAddresses(out, "fd00::1"))), NOW, 8)
+                .table()
+                .get(new ServiceKey("a", "x"))
+                .orElseThrow()
+                .endpoints()
+                .get(0)
+                .addresses())
+        .containsExactly("10.0.0.1", "fd00::1");
+  }
+
+  @Test
+  void additionalAddressesThatAreMissingRepeatedOrTooManyAreMalformed() throws Exception {
+    rejected(
+        sealed(oneEndpoint(128, out -> out.writeByte(0))), LoadFailure.MALFORMED, "flag, none");
+    rejected(
+        sealed(oneEndpoint(128, out -> writeAddresses(out, "10.0.0.1"))),
+        LoadFailure.MALFORMED,
+        "the primary again");
+    rejected(
+        sealed(oneEndpoint(128, out -> writeAddresses(out, "fd00::1", "fd00::1"))),
+        LoadFailure.MALFORMED,
+        "repeated");
+    String[] nine = new String[TableCodec.MAX_ADDITIONAL_ADDRESSES + 1];
+    for (int i = 0; i < nine.length; i++) {
+      nine[i] = "fd00::" + (i + 1);
+    }
+    rejected(
+        sealed(oneEndpoint(128, out -> writeAddresses(out, nine))), LoadFailure.MALFORMED, "nine");
+  }
+
+  @Test
+  void dualStackEndpointsAndTheFamilyOrderSurviveTheRoundTrip() throws Exception {
+    ServiceKey key = new ServiceKey("shop", "dual");
+    RoutingTable table =
+        RoutingTable.restored(
+            5,
+            List.of(
+                new ServiceEndpoints(
+                    key,
+                    3,
+                    List.of(
+                        new Endpoint(
+                                "fd00::1", List.of(), "zone-a", "node-1", "dual-1", true, true,
+                                false)
+                            .withAdditionalAddresses(List.of("10.0.0.1")),
+                        new Endpoint(
+                            "fd00::2", List.of(), "zone-a", "node-1", "other", true, true, false)),
+                    List.of(),
+                    ServiceTraffic.of(null, false, true))),
+            RandomTables.T0,
+            8);
+
+    RoutingTable back =
+        TableCodec.decode(TableCodec.encode(table, RandomTables.T0, SYNCED), NOW, 8).table();
+
+    ServiceEndpoints entry = back.get(key).orElseThrow();
+    assertThat(entry).isEqualTo(table.get(key).orElseThrow());
+    assertThat(entry.traffic().ipv6Primary()).isTrue();
+    assertThat(entry.endpoints().get(0).addresses()).containsExactly("fd00::1", "10.0.0.1");
+    assertThat(entry.endpoints().get(1).addresses()).containsExactly("fd00::2");
+  }
+
+  /** Service a/x at version 1, no ports, the traffic flags given, no endpoints. */
+  private static byte[] oneService(int trafficFlags) throws IOException {
+    return body(
+        out -> {
+          serviceHead(out);
+          out.writeByte(trafficFlags);
+          out.writeInt(0);
+        });
+  }
+
+  /**
+   * Service a/x at version 1 with one endpoint 10.0.0.1 (ready, serving), its flags ORed with
+   * {@code extraFlags}, {@code afterHints} written where version 3 puts the additional addresses.
+   */
+  private static byte[] oneEndpoint(int extraFlags, BodyWriter afterHints) throws IOException {
+    return body(
+        out -> {
+          serviceHead(out);
+          out.writeByte(0);
+          out.writeInt(1);
+          out.writeShort(8);
+          out.writeBytes("10.0.0.1");
+          out.writeByte(1 | 2 | extraFlags);
+          afterHints.write(out);
+          out.writeInt(0);
+        });
+  }
+
+  private static void serviceHead(DataOutputStream out) throws IOException {
+    out.writeInt(1);
+    out.writeShort(1);
+    out.writeBytes("a");
+    out.writeShort(1);
+    out.writeBytes("x");
+    out.writeLong(1);
+    out.writeInt(0);
+  }
+
+  private static void writeAddresses(DataOutputStream out, String... addresses) throws IOException {
+    out.writeByte(addresses.length);
+    for (String address : addresses) {
+      out.writeShort(address.length());
+      out.writeBytes(address);
+    }
   }
 
   @Test

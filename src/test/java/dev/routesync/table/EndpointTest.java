@@ -366,4 +366,79 @@ class EndpointTest {
 
     assertThat(endpoints).containsExactlyElementsOf(byText);
   }
+
+  // ------------------------------------------------------------------ dual-stack addresses
+
+  @Test
+  void aDualStackEndpointCarriesItsOtherAddressBesideItsZoneAndHints() {
+    EndpointHints zoneA = EndpointHints.of(List.of("zone-a"), List.of());
+    Endpoint single =
+        new Endpoint("10.0.0.1", HTTP, "z1", zoneA, "node-a", "web-1", true, true, false);
+
+    Endpoint dual = single.withAdditionalAddresses(List.of("fd00::1"));
+
+    assertThat(dual.ip()).isEqualTo("10.0.0.1");
+    assertThat(dual.additionalAddresses()).containsExactly("fd00::1");
+    assertThat(dual.addresses()).containsExactly("10.0.0.1", "fd00::1");
+    assertThat(dual.zone()).isEqualTo("z1");
+    assertThat(dual.hints()).isEqualTo(zoneA);
+    assertThat(dual.pod()).isEqualTo("web-1");
+    assertThat(dual).isNotEqualTo(single);
+    assertThat(dual.compareTo(single)).isZero();
+    assertThat(dual.sameAddress(single)).isTrue();
+    assertThat(dual.withPorts(List.of()).additionalAddresses()).containsExactly("fd00::1");
+    assertThat(dual.withConditions(false, true, true).additionalAddresses())
+        .containsExactly("fd00::1");
+    assertThat(dual.withConditions(false, true, true).terminating()).isTrue();
+    assertThat(dual.toString()).contains("additionalAddresses=[fd00::1]");
+    assertThat(single.toString()).doesNotContain("additionalAddresses");
+    // Equal values, equal endpoints, however they were built.
+    Endpoint again =
+        new Endpoint(copy("10.0.0.1"), HTTP, "z1", zoneA, "node-a", "web-1", true, true, false)
+            .withAdditionalAddresses(List.of(copy("fd00::1")));
+    assertThat(again).isEqualTo(dual).hasSameHashCodeAs(dual);
+    // None again is the single-stack endpoint itself (the same layout, the same value).
+    assertThat(dual.withAdditionalAddresses(List.of())).isEqualTo(single).hasSameHashCodeAs(single);
+  }
+
+  @Test
+  void anIpv6PrimaryWithoutHintsKeepsItsIpv4AddressAsText() {
+    Endpoint dual =
+        new Endpoint("fd00::1", HTTP, null, "node-a", "web-1", true, true, false)
+            .withAdditionalAddresses(List.of("10.0.0.1"));
+
+    assertThat(dual.addresses()).containsExactly("fd00::1", "10.0.0.1");
+    assertThat(dual.isIpv4()).isFalse();
+    assertThat(dual.zone()).isNull();
+    assertThat(dual.hints()).isSameAs(EndpointHints.NONE);
+  }
+
+  @Test
+  void anAdditionalAddressThatRepeatsOneIsRefused() {
+    Endpoint single = endpoint("10.0.0.1", "web-1");
+
+    assertThatThrownBy(() -> single.withAdditionalAddresses(List.of("10.0.0.1")))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> single.withAdditionalAddresses(List.of("fd00::1", "fd00::1")))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> single.withAdditionalAddresses(List.of(" ")))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void podsAreComparedWithoutText() {
+    Endpoint a = endpoint("10.0.0.1", "web-7d9f8b6c5d-x2x7q");
+    Endpoint b = endpoint("fd00::1", copy("web-7d9f8b6c5d-x2x7q"));
+    Endpoint c = endpoint("10.0.0.2", "web-7d9f8b6c5d-zzzzz");
+    Endpoint none = endpoint("10.0.0.3", null);
+
+    assertThat(a.samePod(b)).isTrue();
+    assertThat(a.comparePod(b)).isZero();
+    assertThat(a.samePod(c)).isFalse();
+    assertThat(Integer.signum(a.comparePod(c))).isEqualTo(-Integer.signum(c.comparePod(a)));
+    assertThat(a.comparePod(c)).isNotZero();
+    assertThat(none.samePod(none)).isFalse();
+    assertThat(none.hasPod()).isFalse();
+    assertThat(a.hasPod()).isTrue();
+  }
 }

@@ -58,6 +58,13 @@ public final class XdsBackends implements AutoCloseable {
     return started;
   }
 
+  /** One backend named {@code id} on {@code ip} (e.g. {@code ::1}) and an ephemeral port. */
+  public static XdsBackends startOn(String id, String ip) throws IOException {
+    XdsBackends started = new XdsBackends();
+    started.backends.add(backend(id, ip));
+    return started;
+  }
+
   private static Backend backend(String id, String ip) throws IOException {
     AtomicInteger calls = new AtomicInteger();
     ServerServiceDefinition service =

@@ -181,6 +181,77 @@ class GrpcJsXdsInteropTest {
         backendB.calls());
   }
 
+  @Test
+  void grpcJsReachesADualStackPodThroughItsAdditionalAddress() throws Exception {
+    // One pod listed by the controller in an IPv4 slice at 127.0.0.3 (nothing listens there) and
+    // an IPv6 slice at ::1 (its backend); the Service is IPv4 first. grpc-js-xds reads
+    // additional_addresses by default (GRPC_EXPERIMENTAL_XDS_DUALSTACK_ENDPOINTS unset means true
+    // in 1.14.1), and its pick_first tries the endpoint's addresses in turn (happy eyeballs).
+    Path bootstrap = dir.resolve("bootstrap.json");
+    client = GrpcJsXdsClient.start(bootstrap, TARGET, IdBackend.METHOD, CALL_DEADLINE, CLIENT_RUN);
+    cluster = new MockCluster();
+    backendA = new IdBackend("backend-v6", "::1");
+    Service service = service();
+    service.getSpec().setIpFamilies(List.of("IPv4", "IPv6"));
+    service.getSpec().setIpFamilyPolicy("RequireDualStack");
+    cluster.apply(service);
+    cluster.apply(familySlice("cart-ipv4", "IPv4", "127.0.0.3", backendA));
+    cluster.apply(familySlice("cart-ipv6", "IPv6", "::1", backendA));
+    agent = AgentHarness.start(cluster.url());
+    Awaitility.await("both slices in the table")
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                agent
+                    .service("shop", "cart")
+                    .filter(cart -> !cart.servicePorts().isEmpty())
+                    .filter(
+                        cart ->
+                            cart.endpoints().stream().anyMatch(e -> e.toString().contains("::1")))
+                    .isPresent());
+    assertThat(agent.service("shop", "cart").orElseThrow().endpoints())
+        .as("the pod is one endpoint, 127.0.0.3 (the first family's address) its primary")
+        .singleElement()
+        .satisfies(e -> assertThat(e.ip()).isEqualTo("127.0.0.3"));
+
+    writeBootstrap(bootstrap, agent.socket());
+    long started = System.nanoTime();
+    client.go();
+
+    awaitLatest("a call answered through ::1", FIRST_ANSWER, r -> r.answeredBy("backend-v6"));
+    long firstMs = (System.nanoTime() - started) / 1_000_000;
+    int first = indexOfFirst(0, r -> r.answeredBy("backend-v6"));
+    awaitCount(first + 10);
+    assertThat(client.results().subList(first, first + 10))
+        .as("every call after the first reaches the pod through its additional address")
+        .allMatch(r -> r.answeredBy("backend-v6"));
+    System.out.printf(
+        "grpc-js xDS dual-stack: first answer through ::1 %d ms after start; %d calls%n",
+        firstMs, client.results().size());
+  }
+
+  /** One family's slice of cart's one pod, as the controller writes it, on the backend's port. */
+  private static EndpointSlice familySlice(
+      String name, String family, String ip, IdBackend backend) {
+    EndpointSlice slice =
+        Slices.slice(
+            "shop",
+            name,
+            "cart",
+            true,
+            backend.port(),
+            List.of(new Slices.Pod("cart-a", ip, "node-a", "zone-a", Slices.Conditions.READY)));
+    slice.setAddressType(family);
+    slice.setPorts(
+        List.of(
+            new EndpointPortBuilder()
+                .withName(PORT_NAME)
+                .withPort(backend.port())
+                .withProtocol("TCP")
+                .build()));
+    return slice;
+  }
+
   private void awaitLatest(String what, Duration within, Predicate<Result> is) {
     client.awaitLatest(what, within, is);
   }

@@ -13,9 +13,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A workload's gRPC server for xDS interop tests (grpc-java, Netty, on 127.0.0.1 and an ephemeral
- * port): its one unary method {@value #METHOD} answers any request with this backend's id as UTF-8
- * bytes. Raw bytes both ways, so a client in any language calls it without a {@code .proto}.
+ * A workload's gRPC server for xDS interop tests (grpc-java, Netty, on 127.0.0.1 unless told
+ * otherwise, and an ephemeral port): its one unary method {@value #METHOD} answers any request with
+ * this backend's id as UTF-8 bytes. Raw bytes both ways, so a client in any language calls it
+ * without a {@code .proto}.
  */
 final class IdBackend implements AutoCloseable {
 
@@ -35,6 +36,11 @@ final class IdBackend implements AutoCloseable {
   private final AtomicInteger calls = new AtomicInteger();
 
   IdBackend(String id) throws IOException {
+    this(id, "127.0.0.1");
+  }
+
+  /** A backend listening on {@code host} (e.g. {@code ::1}) and an ephemeral port. */
+  IdBackend(String id, String host) throws IOException {
     this.id = id;
     byte[] answer = id.getBytes(StandardCharsets.UTF_8);
     ServerServiceDefinition service =
@@ -49,7 +55,7 @@ final class IdBackend implements AutoCloseable {
                     }))
             .build();
     server =
-        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        NettyServerBuilder.forAddress(new InetSocketAddress(host, 0))
             .addService(service)
             .build()
             .start();

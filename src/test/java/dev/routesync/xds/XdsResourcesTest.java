@@ -340,4 +340,26 @@ class XdsResourcesTest {
     assertThat(XdsResources.clusterNames(serviceCame))
         .containsExactly("cart.shop.svc.cluster.local:80");
   }
+
+  @Test
+  void aDualStackEndpointSendsItsPrimaryAddressAndTheOthersAsAdditionalAddressesOnItsPort() {
+    List<Port> http = List.of(new Port("http", 8080, "TCP"));
+    Endpoint dual =
+        endpoint("fd00::1", "z1", http, true).withAdditionalAddresses(List.of("10.0.0.1"));
+    Endpoint single = endpoint("10.0.0.2", "z1", http, true);
+
+    ClusterLoadAssignment assignment =
+        assignment(
+            "cart.shop.svc.cluster.local:8080",
+            service(List.of(single, dual), List.of(new Port("http", 8080, "TCP"))));
+
+    List<LbEndpoint> sent = assignment.getEndpoints(0).getLbEndpointsList();
+    assertThat(addresses(assignment)).containsExactly("10.0.0.2:8080", "fd00::1:8080");
+    var first = sent.get(1).getEndpoint();
+    assertThat(first.getAdditionalAddressesList())
+        .extracting(a -> a.getAddress().getSocketAddress())
+        .extracting(a -> a.getAddress() + ":" + a.getPortValue())
+        .containsExactly("10.0.0.1:8080");
+    assertThat(sent.get(0).getEndpoint().getAdditionalAddressesList()).isEmpty();
+  }
 }

@@ -57,12 +57,24 @@ final class EndpointMerger {
   /**
    * The endpoints to route to, sorted by IP: the ready ones; or, when none is ready, the ones that
    * are still serving while terminating (kube-proxy's fallback, KEP-1669), so sidecars drain
-   * instead of black-holing; or none.
+   * instead of black-holing; or none. A dual-stack pod's two endpoints are one ({@link
+   * DualStackPairs}), its primary address IPv4.
    */
   List<Endpoint> routable() {
+    return routable(/* ipv6Primary= */ false);
+  }
+
+  /**
+   * {@link #routable()}, a dual-stack pod's primary address of the family the Service names first.
+   */
+  List<Endpoint> routable(boolean ipv6Primary) {
+    return routableOf(DualStackPairs.pair(all(), ipv6Primary));
+  }
+
+  private static List<Endpoint> routableOf(List<Endpoint> all) {
     List<Endpoint> ready = new ArrayList<>();
     List<Endpoint> servingTerminating = new ArrayList<>();
-    for (Endpoint endpoint : all()) {
+    for (Endpoint endpoint : all) {
       if (endpoint.ready()) {
         ready.add(endpoint);
       } else if (endpoint.serving() && endpoint.terminating()) {

@@ -6,19 +6,30 @@ import java.util.List;
 
 /**
  * A Service's routable endpoints from its objects' {@link ObjectTranslation}s: the same merge as
- * translating all the objects together (each IP once, ports unioned, the ready copy winning), done
- * from the stored per-object results.
+ * translating all the objects together (each IP once, ports unioned, the ready copy winning; a
+ * dual-stack pod's two addresses one endpoint, {@link DualStackPairs}), done from the stored
+ * per-object results.
  */
 public final class ServiceMerge {
 
   private ServiceMerge() {}
 
   /**
-   * @param objects the Service's objects' translations, in a deterministic order (by object name)
+   * {@link #merge(List, boolean)} for a Service whose IP families are not known: a dual-stack pod's
+   * IPv4 address is its primary.
    */
   public static Translation merge(List<ObjectTranslation> objects) {
+    return merge(objects, /* ipv6Primary= */ false);
+  }
+
+  /**
+   * @param objects the Service's objects' translations, in a deterministic order (by object name)
+   * @param ipv6Primary whether the Service's first {@code ipFamilies} entry is IPv6: a dual-stack
+   *     pod's IPv6 address is then its primary
+   */
+  public static Translation merge(List<ObjectTranslation> objects, boolean ipv6Primary) {
     if (objects.size() == 1) {
-      return single(objects.get(0));
+      return single(objects.get(0), ipv6Primary);
     }
     EndpointMerger merger = new EndpointMerger();
     List<Skip> skips = new ArrayList<>();
@@ -26,26 +37,32 @@ public final class ServiceMerge {
       object.endpoints().forEach(merger::add);
       skips.addAll(object.skips());
     }
-    return new Translation(merger.routable(), skips);
+    return new Translation(merger.routable(ipv6Primary), skips);
   }
 
   // The common case (one slice per Service): the object's list is already deduplicated and sorted,
-  // and when every endpoint is ready (a healthy Service) it is the routable list itself, so the
-  // table holds the very list the store holds instead of a second copy of it.
-  private static Translation single(ObjectTranslation object) {
+  // and when every endpoint is ready and of one family (a healthy single-stack Service) it is the
+  // routable list itself, so the table holds the very list the store holds instead of a second
+  // copy of it.
+  private static Translation single(ObjectTranslation object, boolean ipv6Primary) {
     List<Endpoint> all = object.endpoints();
     boolean allReady = true;
+    boolean oneFamily = true;
     for (Endpoint endpoint : all) {
       if (!endpoint.ready()) {
         allReady = false;
         break;
       }
+      if (endpoint.isIpv4() != all.get(0).isIpv4()) {
+        oneFamily = false;
+        break;
+      }
     }
-    if (allReady) {
+    if (allReady && oneFamily) {
       return new Translation(all, object.skips());
     }
     EndpointMerger merger = new EndpointMerger();
     all.forEach(merger::add);
-    return new Translation(merger.routable(), object.skips());
+    return new Translation(merger.routable(ipv6Primary), object.skips());
   }
 }
