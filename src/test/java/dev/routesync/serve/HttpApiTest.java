@@ -120,10 +120,21 @@ class HttpApiTest {
     JsonObject first = cart.getJsonArray("endpoints").getJsonObject(0);
     assertThat(first.fieldNames())
         .containsExactlyInAnyOrder(
-            "ip", "ports", "zone", "node", "pod", "ready", "serving", "terminating", "selected");
+            "ip",
+            "ports",
+            "zone",
+            "node",
+            "pod",
+            "ready",
+            "serving",
+            "terminating",
+            "selected",
+            "addresses");
     // Hints are a message: absent when the endpoint has none.
     assertThat(first.getBoolean("selected")).isTrue();
     assertThat(first.getString("ip")).isEqualTo("10.0.0.1");
+    // Every address, the primary first: one for a single-stack pod.
+    assertThat(first.getJsonArray("addresses").getList()).containsExactly("10.0.0.1");
     assertThat(first.getJsonArray("ports").getJsonObject(0).getMap())
         .isEqualTo(Map.of("name", "http", "port", 8080, "protocol", "TCP"));
     assertThat(first.getString("zone")).isEqualTo("zone-a");

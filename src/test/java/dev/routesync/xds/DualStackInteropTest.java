@@ -147,6 +147,9 @@ class DualStackInteropTest {
     System.out.println(
         "dual-stack interop: without A61 grpc-java fails with " + failed.getStatus());
     assertThat(failed.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(String.valueOf(failed.getStatus().getCause()))
+        .as("refused on the primary address")
+        .contains("/127.0.0.3:");
     assertThat(backends.get("pod-on-ipv6").calls().get()).isZero();
   }
 
