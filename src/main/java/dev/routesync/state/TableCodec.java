@@ -34,14 +34,15 @@ import java.util.Optional;
 import java.util.zip.CRC32C;
 
 /**
- * The state file's format, version 2: a fixed header, the body, and a CRC32C. Plain {@link
+ * The state file's format, version 3: a fixed header, the body, and a CRC32C. Plain {@link
  * DataOutputStream} / {@link DataInputStream}, big-endian; every count and string is bounded when
  * read, so a hostile file cannot allocate more than the entries it really holds.
  *
  * <pre>
  * header (36 bytes)
  *   int   magic             0x52535442 ("RSTB")
- *   short format version    2 (1 is read too: it is 2 without the parts marked "v2")
+ *   short format version    3 (2 and 1 are read too: 2 is 3 without the v3 traffic
+ *                           flags, 1 is 2 without the parts marked "v2")
  *   short flags             0 (no flag is defined; any set bit is malformed)
  *   long  table version
  *   long  written-at        epoch microseconds
@@ -51,7 +52,8 @@ import java.util.zip.CRC32C;
  *   int   services
  *   per Service, in key order: str namespace, str name, long version,
  *     int declared ports, each port, v2: byte traffic flags (trafficDistribution 1,
- *     internalTrafficPolicy Local 2), [str trafficDistribution]; int endpoints, each endpoint
+ *     internalTrafficPolicy Local 2, v3: headless 4, externalName 8), [str trafficDistribution],
+ *     v3: [str externalName]; int endpoints, each endpoint
  *   endpoint: str ip, byte flags (ready 1, serving 2, terminating 4, zone 8, node 16, pod 32,
  *     v2: hints 64), [str zone] [str node] [str pod], v2: [hints], int ports, each port
  *   hints: byte zones, each a str; byte nodes, each a str (at most MAX_HINTS each)
@@ -70,7 +72,10 @@ import java.util.zip.CRC32C;
 public final class TableCodec {
 
   public static final int MAGIC = 0x52535442;
-  public static final short FORMAT_VERSION = 2;
+  public static final short FORMAT_VERSION = 3;
+
+  /** The previous format, still read: no headless flag, no external names. */
+  static final short FORMAT_VERSION_2 = 2;
 
   /** The previous format, still read: no hints, no traffic settings. */
   static final short FORMAT_VERSION_1 = 1;
@@ -105,6 +110,10 @@ public final class TableCodec {
   private static final int KNOWN_FLAGS = KNOWN_FLAGS_V1 | HINTS;
   private static final int TRAFFIC_DISTRIBUTION = 1;
   private static final int INTERNAL_LOCAL = 2;
+  private static final int HEADLESS = 4;
+  private static final int EXTERNAL_NAME = 8;
+  private static final int KNOWN_TRAFFIC_FLAGS_V2 = TRAFFIC_DISTRIBUTION | INTERNAL_LOCAL;
+  private static final int KNOWN_TRAFFIC_FLAGS = KNOWN_TRAFFIC_FLAGS_V2 | HEADLESS | EXTERNAL_NAME;
 
   private static final int IO_BUFFER = 64 * 1024;
 
@@ -199,9 +208,14 @@ public final class TableCodec {
       ServiceTraffic traffic = entry.traffic();
       out.writeByte(
           (traffic.trafficDistribution() != null ? TRAFFIC_DISTRIBUTION : 0)
-              | (traffic.internalLocal() ? INTERNAL_LOCAL : 0));
+              | (traffic.internalLocal() ? INTERNAL_LOCAL : 0)
+              | (traffic.headless() ? HEADLESS : 0)
+              | (traffic.isExternalName() ? EXTERNAL_NAME : 0));
       if (traffic.trafficDistribution() != null) {
         writeString(out, traffic.trafficDistribution());
+      }
+      if (traffic.isExternalName()) {
+        writeString(out, traffic.externalName());
       }
       out.writeInt(entry.endpoints().size());
       for (Endpoint endpoint : entry.endpoints()) {
@@ -319,7 +333,7 @@ public final class TableCodec {
       throw new StateFormatException(LoadFailure.TRUNCATED, size + " bytes, shorter than a header");
     }
     int format = Short.toUnsignedInt(h.getShort());
-    if (format != FORMAT_VERSION && format != FORMAT_VERSION_1) {
+    if (format != FORMAT_VERSION && format != FORMAT_VERSION_2 && format != FORMAT_VERSION_1) {
       throw new StateFormatException(
           LoadFailure.VERSION, "format version " + format + ", this agent reads " + FORMAT_VERSION);
     }
@@ -513,11 +527,21 @@ public final class TableCodec {
 
     private ServiceTraffic traffic() throws IOException, StateFormatException {
       int flags = take(1, in::readUnsignedByte);
-      if ((flags & ~(TRAFFIC_DISTRIBUTION | INTERNAL_LOCAL)) != 0) {
+      int known = format == FORMAT_VERSION_2 ? KNOWN_TRAFFIC_FLAGS_V2 : KNOWN_TRAFFIC_FLAGS;
+      if ((flags & ~known) != 0) {
         throw malformed("unknown traffic flags " + flags);
       }
       String distribution = (flags & TRAFFIC_DISTRIBUTION) != 0 ? string() : null;
-      return ServiceTraffic.of(distribution, (flags & INTERNAL_LOCAL) != 0);
+      String externalName = null;
+      if ((flags & EXTERNAL_NAME) != 0) {
+        externalName = string();
+        if (externalName.isEmpty()
+            || externalName.length() > ServiceTraffic.MAX_EXTERNAL_NAME_CHARS) {
+          throw malformed("an external name of " + externalName.length() + " characters");
+        }
+      }
+      return ServiceTraffic.of(
+          distribution, (flags & INTERNAL_LOCAL) != 0, (flags & HEADLESS) != 0, externalName);
     }
 
     private List<String> names() throws IOException, StateFormatException {

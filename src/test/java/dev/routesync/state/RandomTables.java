@@ -95,10 +95,12 @@ final class RandomTables {
   }
 
   private static ServiceTraffic traffic(Random random) {
-    return switch (random.nextInt(4)) {
+    return switch (random.nextInt(6)) {
       case 0 -> ServiceTraffic.DEFAULT;
       case 1 -> ServiceTraffic.of("PreferClose", false);
       case 2 -> ServiceTraffic.of(null, true);
+      case 3 -> ServiceTraffic.of(null, false, true, null);
+      case 4 -> ServiceTraffic.of(null, false, false, "db.example.com");
       default -> ServiceTraffic.of("PreferSameNode", true);
     };
   }

@@ -82,7 +82,12 @@ class TableCodecTest {
       if (at < 4) {
         rejected(flipped, LoadFailure.MALFORMED, "magic bit " + bit);
       } else if (at < 6) {
-        rejected(flipped, LoadFailure.VERSION, "format version bit " + bit);
+        // A flip to another format this agent reads (3 to 1 or 2) is caught by the checksum.
+        assertThatThrownBy(() -> TableCodec.decode(flipped, NOW, 1024))
+            .as("format version bit %d", bit)
+            .isInstanceOfSatisfying(
+                StateFormatException.class,
+                e -> assertThat(e.reason()).isIn(LoadFailure.VERSION, LoadFailure.CHECKSUM));
       } else if (at >= 32 && at < 36) {
         // The body's length: the file no longer has the size its header announces.
         assertThatThrownBy(() -> TableCodec.decode(flipped, NOW, 1024))
@@ -101,8 +106,8 @@ class TableCodecTest {
   @Test
   void anotherFormatVersionIsRefused() throws Exception {
     byte[] file = sample();
-    ByteBuffer.wrap(file).putShort(4, (short) 3);
-    rejected(file, LoadFailure.VERSION, "version 3");
+    ByteBuffer.wrap(file).putShort(4, (short) 4);
+    rejected(file, LoadFailure.VERSION, "version 4");
   }
 
   @Test
@@ -240,11 +245,88 @@ class TableCodecTest {
                   out.writeBytes("x");
                   out.writeLong(1);
                   out.writeInt(0);
-                  out.writeByte(4);
+                  out.writeByte(16);
                   out.writeInt(0);
                 })),
         LoadFailure.MALFORMED,
         "traffic flags");
+  }
+
+  @Test
+  void aVersion2FileLoadsAndRefusesTheHeadlessAndExternalNameFlags() throws Exception {
+    PersistedTable old =
+        TableCodec.decode(sealed(services(new String[][] {{"a", "x"}}, 1, 2), (short) 2), NOW, 8);
+    assertThat(old.table().services())
+        .allSatisfy(s -> assertThat(s.traffic()).isSameAs(ServiceTraffic.DEFAULT));
+    rejected(
+        sealed(
+            body(
+                out -> {
+                  out.writeInt(1);
+                  out.writeShort(1);
+                  out.writeBytes("a");
+                  out.writeShort(1);
+                  out.writeBytes("x");
+                  out.writeLong(1);
+                  out.writeInt(0);
+                  out.writeByte(4); // headless: a version 3 flag
+                  out.writeInt(0);
+                }),
+            (short) 2),
+        LoadFailure.MALFORMED,
+        "traffic flags");
+  }
+
+  @Test
+  void headlessAndExternalNameSurviveTheRoundTripAndALongExternalNameIsRefused() throws Exception {
+    ServiceKey alias = new ServiceKey("shop", "alias");
+    ServiceKey db = new ServiceKey("shop", "db");
+    RoutingTable table =
+        RoutingTable.restored(
+            5,
+            List.of(
+                new ServiceEndpoints(
+                    alias,
+                    3,
+                    List.of(),
+                    List.of(),
+                    ServiceTraffic.of(null, false, false, "db.example.com")),
+                new ServiceEndpoints(
+                    db,
+                    4,
+                    List.of(
+                        new Endpoint(
+                            "10.0.0.1", List.of(), "zone-a", "node-1", null, true, true, false)),
+                    List.of(),
+                    ServiceTraffic.of("PreferClose", false, true, null))),
+            RandomTables.T0,
+            8);
+
+    RoutingTable back =
+        TableCodec.decode(TableCodec.encode(table, RandomTables.T0, SYNCED), NOW, 8).table();
+
+    assertThat(back.get(alias).orElseThrow().traffic())
+        .isEqualTo(ServiceTraffic.of(null, false, false, "db.example.com"));
+    assertThat(back.get(db).orElseThrow().traffic())
+        .isEqualTo(ServiceTraffic.of("PreferClose", false, true, null));
+    rejected(
+        sealed(
+            body(
+                out -> {
+                  out.writeInt(1);
+                  out.writeShort(1);
+                  out.writeBytes("a");
+                  out.writeShort(1);
+                  out.writeBytes("x");
+                  out.writeLong(1);
+                  out.writeInt(0);
+                  out.writeByte(8);
+                  out.writeShort(254);
+                  out.writeBytes("a".repeat(254));
+                  out.writeInt(0);
+                })),
+        LoadFailure.MALFORMED,
+        "external name");
   }
 
   @Test

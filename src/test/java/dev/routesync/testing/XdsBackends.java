@@ -58,6 +58,13 @@ public final class XdsBackends implements AutoCloseable {
     return started;
   }
 
+  /** Starts one backend named {@code id} on {@code ip} (e.g. 127.0.0.1, where localhost is). */
+  public static XdsBackends startOn(String ip, String id) throws IOException {
+    XdsBackends started = new XdsBackends();
+    started.backends.add(backend(id, ip));
+    return started;
+  }
+
   private static Backend backend(String id, String ip) throws IOException {
     AtomicInteger calls = new AtomicInteger();
     ServerServiceDefinition service =
