@@ -122,12 +122,13 @@ class StateFileUpgradeTest {
     // The upgraded agent applies its fresh translation to the restored table: nothing changed.
     TableWriter writer = new TableWriter(Clock.fixed(WRITTEN, ZoneOffset.UTC), restored);
     assertThat(writer.publish(states(), List.of())).isSameAs(restored);
-    // It writes the current format (2: hints and traffic settings), which reads back the same.
+    // It writes the current format (3: hints, traffic settings, headless and external names),
+    // which reads back the same.
     byte[] rewritten = TableCodec.encode(restored, WRITTEN, Optional.empty());
     assertThat(java.nio.ByteBuffer.wrap(file).getShort(4)).isEqualTo((short) 1);
     assertThat(java.nio.ByteBuffer.wrap(rewritten).getShort(4))
         .isEqualTo(TableCodec.FORMAT_VERSION)
-        .isEqualTo((short) 2);
+        .isEqualTo((short) 3);
     RoutingTable again =
         TableCodec.decode(
                 rewritten, WRITTEN.plusSeconds(1), RoutingTable.DEFAULT_DELTA_LOG_CAPACITY)
