@@ -314,7 +314,13 @@ public final class Agent {
       WatchedKind<T> kind, SkipReporter skips, CompactForms<T, ?> forms, WatchSink<T> alsoTo) {
     ServicePorts servicePorts = new ServicePorts();
     ServiceCache<T> cache =
-        new ServiceCache<>(kind, skips, servicePorts::portsOf, servicePorts::trafficOf, topology);
+        new ServiceCache<>(
+            kind,
+            skips,
+            servicePorts::portsOf,
+            servicePorts::trafficOf,
+            topology,
+            servicePorts::externalNameSkipOf);
     Coalescer newCoalescer =
         new Coalescer(
             new VertxScheduler(vertx),

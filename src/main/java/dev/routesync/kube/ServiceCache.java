@@ -2,6 +2,7 @@ package dev.routesync.kube;
 
 import dev.routesync.kube.translate.ObjectTranslation;
 import dev.routesync.kube.translate.ServiceMerge;
+import dev.routesync.kube.translate.Skip;
 import dev.routesync.kube.translate.Translation;
 import dev.routesync.kube.watch.Generation;
 import dev.routesync.sync.EndpointLookup;
@@ -38,6 +39,7 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
   private final Function<ServiceKey, List<Port>> declaredPorts;
   private final Function<ServiceKey, ServiceTraffic> traffic;
   private final Supplier<NodeLocality> here;
+  private final Function<ServiceKey, Optional<Skip>> serviceSkip;
   private volatile Generation<T> current;
 
   /** A cache that knows no Service's declared ports. */
@@ -65,6 +67,21 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
       Function<ServiceKey, List<Port>> declaredPorts,
       Function<ServiceKey, ServiceTraffic> traffic,
       Supplier<NodeLocality> here) {
+    this(kind, skips, declaredPorts, traffic, here, key -> Optional.empty());
+  }
+
+  /**
+   * @param serviceSkip what is malformed in the Service itself ({@link
+   *     ServicePorts#externalNameSkipOf}), counted once per version like an object's skips
+   */
+  public ServiceCache(
+      WatchedKind<T> kind,
+      SkipReporter skips,
+      Function<ServiceKey, List<Port>> declaredPorts,
+      Function<ServiceKey, ServiceTraffic> traffic,
+      Supplier<NodeLocality> here,
+      Function<ServiceKey, Optional<Skip>> serviceSkip) {
+    this.serviceSkip = serviceSkip;
     this.skips = skips;
     this.declaredPorts = declaredPorts;
     this.traffic = traffic;
@@ -85,8 +102,7 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
     }
     List<StoredObject<T>> objects = ServiceIndex.objectsOf(generation, key);
     if (objects.isEmpty()) {
-      counted.forget(key);
-      return Optional.empty();
+      return withoutObjects(key);
     }
     Instant newest = null;
     List<ObjectTranslation> translations = new ArrayList<>(objects.size());
@@ -106,6 +122,30 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
                 merged.endpoints(), declaredPorts.apply(key), settings, here.get()),
             newest,
             objects.get(0).service()));
+  }
+
+  /**
+   * A Service with no slices (or Endpoints): an entry only when it is an ExternalName, which has
+   * none by design (the controllers make none for it) and is published so that clients learn where
+   * its name points; nothing for any other. An ExternalName without a usable external name is
+   * counted as skipped and not served.
+   */
+  private Optional<Found> withoutObjects(ServiceKey key) {
+    Optional<Skip> malformed = serviceSkip.apply(key);
+    if (malformed.isPresent()) {
+      counted.firstSeen(key, List.of(malformed.get())).forEach(skips::report);
+      return Optional.empty();
+    }
+    counted.forget(key);
+    ServiceTraffic settings = traffic.apply(key);
+    if (!settings.isExternalName()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Found(
+            ServiceState.decided(List.of(), declaredPorts.apply(key), settings, here.get()),
+            null,
+            key));
   }
 
   /**

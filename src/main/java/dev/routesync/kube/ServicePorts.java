@@ -1,7 +1,10 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.Skip;
+import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.kube.watch.Generation;
 import dev.routesync.kube.watch.ResourceSpec;
+import dev.routesync.rules.CompactServices;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceTraffic;
@@ -36,6 +39,9 @@ public final class ServicePorts {
 
   /** The resource kind, as a metric label and in logs. */
   public static final String KIND = "Service";
+
+  /** {@code spec.type} of a Service that is a DNS alias. */
+  static final String EXTERNAL_NAME = "ExternalName";
 
   private volatile Generation<Service> current;
 
@@ -104,7 +110,49 @@ public final class ServicePorts {
     return ServiceTraffic.of(
         distribution == null || distribution.isEmpty() ? null : distribution,
         "Local".equals(spec.getInternalTrafficPolicy()),
-        ipv6Primary);
+        ipv6Primary,
+        CompactServices.HEADLESS.equals(spec.getClusterIP()),
+        externalNameOf(service));
+  }
+
+  /**
+   * The external name of a {@code type: ExternalName} Service, or null for any other Service and
+   * for one whose external name is missing or longer than a DNS name ({@link #externalNameSkipOf}).
+   */
+  static String externalNameOf(Service service) {
+    var spec = service.getSpec();
+    if (spec == null || !EXTERNAL_NAME.equals(spec.getType())) {
+      return null;
+    }
+    String name = spec.getExternalName();
+    return name == null || name.isEmpty() || name.length() > ServiceTraffic.MAX_EXTERNAL_NAME_CHARS
+        ? null
+        : name;
+  }
+
+  /**
+   * The skip of an ExternalName Service whose external name is missing or longer than a DNS name
+   * (the compact form drops one over {@value ServiceTraffic#MAX_EXTERNAL_NAME_CHARS} characters):
+   * it is not served, and counted once per version like a malformed slice.
+   */
+  public Optional<Skip> externalNameSkipOf(ServiceKey key) {
+    Generation<Service> generation = current;
+    ItemStore<Service> store = generation == null ? null : generation.itemStore(key.namespace());
+    Service service = store == null ? null : store.get(key.toString());
+    if (service == null
+        || service.getSpec() == null
+        || !EXTERNAL_NAME.equals(service.getSpec().getType())
+        || externalNameOf(service) != null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Skip(
+            SkipReason.INVALID_EXTERNAL_NAME,
+            KIND + " " + key,
+            Skip.resourceVersionOf(service),
+            "type ExternalName without a spec.externalName of 1 to "
+                + ServiceTraffic.MAX_EXTERNAL_NAME_CHARS
+                + " characters"));
   }
 
   /** The served generation's (compact) Service under a fabric8 key, or null. */

@@ -30,6 +30,7 @@ final class XdsMetrics implements XdsObserver {
   private final Map<XdsType, Counter> responses;
   private final Map<XdsType, Counter> resourcesSent;
   private final Map<XdsType, Counter> nacks;
+  private final Map<XdsType, Counter> refused;
   private final Map<XdsType, Timer> pushLatency = new EnumMap<>(XdsType.class);
 
   XdsMetrics(MeterRegistry registry) {
@@ -95,6 +96,15 @@ final class XdsMetrics implements XdsObserver {
             XdsType.class,
             "type",
             XdsType::label);
+    this.refused =
+        Meters.perConstant(
+            registry,
+            "routesync.xds.refused.names",
+            "Names clients subscribed that are never served (the multi-cluster domain"
+                + " clusterset.local), by type",
+            XdsType.class,
+            "type",
+            XdsType::label);
   }
 
   private static AtomicInteger streamsGauge(MeterRegistry registry, XdsClient client, String api) {
@@ -126,6 +136,11 @@ final class XdsMetrics implements XdsObserver {
   @Override
   public void nack(XdsType type) {
     nacks.get(type).increment();
+  }
+
+  @Override
+  public void refused(XdsType type, int count) {
+    refused.get(type).increment(count);
   }
 
   @Override

@@ -14,10 +14,11 @@ import java.util.Map;
  * A Service reduced to what a long-lived holder of many Services reads: its identity ({@code
  * namespace}, {@code name}, {@code uid}, {@code resourceVersion}) and what these rules read ({@link
  * ServiceSelection}, {@link PodStates#isExpected}, {@link TargetPorts}, {@link EndpointCheck}):
- * {@code spec.selector}, {@code spec.type}, {@code spec.publishNotReadyAddresses} and each port's
- * {@code name}, {@code port}, {@code targetPort} and {@code protocol}; and what the table reads
- * ({@code trafficDistribution}, {@code internalTrafficPolicy}, {@code ipFamilies}). The rules give
- * the same answer for a Service and its compact form.
+ * {@code spec.selector}, {@code spec.type}, {@code spec.publishNotReadyAddresses}, whether it is
+ * headless ({@code clusterIP: None}), {@code spec.externalName} (at most 253 characters) and each
+ * port's {@code name}, {@code port}, {@code targetPort} and {@code protocol}; and what the table
+ * reads ({@code trafficDistribution}, {@code internalTrafficPolicy}, {@code ipFamilies}). The rules
+ * give the same answer for a Service and its compact form.
  *
  * <p>Why: a Service as the API server returns it carries {@code managedFields}, kubectl's {@code
  * last-applied-configuration} (the whole manifest again), labels, cluster IPs and a status: about 8
@@ -34,6 +35,12 @@ public final class CompactServices {
 
   private static final String API_VERSION = "v1";
   private static final String KIND = "Service";
+
+  /** {@code spec.clusterIP} of a headless Service. */
+  public static final String HEADLESS = "None";
+
+  /** The longest {@code spec.externalName} kept: a DNS name's longest spelling (RFC 1035). */
+  public static final int MAX_EXTERNAL_NAME_CHARS = 253;
 
   private CompactServices() {}
 
@@ -90,6 +97,15 @@ public final class CompactServices {
     compact.setInternalTrafficPolicy(intern(spec.getInternalTrafficPolicy()));
     // Which address of a dual-stack pod is its primary (the first family).
     compact.setIpFamilies(ipFamilies(spec.getIpFamilies()));
+    // What kind of Service it is: headless (only "None" is kept: a cluster IP itself is read by
+    // nothing) and an ExternalName's target, bounded like a DNS name (a longer one is dropped, and
+    // the Service's reader counts it as malformed).
+    compact.setClusterIP(HEADLESS.equals(spec.getClusterIP()) ? HEADLESS : null);
+    String externalName = spec.getExternalName();
+    compact.setExternalName(
+        externalName != null && externalName.length() <= MAX_EXTERNAL_NAME_CHARS
+            ? externalName
+            : null);
     compact.setClusterIPs(List.of());
     compact.setExternalIPs(List.of());
     compact.setLoadBalancerSourceRanges(List.of());

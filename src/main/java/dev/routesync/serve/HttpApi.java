@@ -123,8 +123,8 @@ public final class HttpApi {
       return;
     }
     Optional<ServiceEndpoints> service = table.current().get(key);
-    if (service.isEmpty()) {
-      Errors.send(ctx, 404, "service " + key + " not found");
+    if (service.isEmpty() || service.get().traffic().isExternalName()) {
+      Errors.send(ctx, 404, NotFound.message(key, service));
       return;
     }
     send(

@@ -82,6 +82,9 @@ final class ProtoMapping {
       builder.addEndpoints(endpoint(endpoint, decision.selects(endpoint)));
     }
     builder.setTopology(topology(service));
+    if (service.traffic().isExternalName()) {
+      builder.setExternalName(service.traffic().externalName());
+    }
     for (PortCount count : service.portCounts()) {
       builder.addPortCounts(
           dev.routesync.api.v1.PortCount.newBuilder()

@@ -122,12 +122,12 @@ final class RegistryGrpc implements Service {
                 return;
               }
               Optional<ServiceEndpoints> service = table.current().get(key);
-              if (service.isEmpty()) {
+              if (service.isEmpty() || service.get().traffic().isExternalName()) {
                 fail(
                     call.response(),
                     GrpcMethod.RESOLVE,
                     GrpcStatus.NOT_FOUND,
-                    "service " + key + " not found");
+                    NotFound.message(key, service));
                 return;
               }
               call.response().end(ProtoMapping.service(service.get()));

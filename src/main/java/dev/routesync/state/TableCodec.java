@@ -51,8 +51,8 @@ import java.util.zip.CRC32C;
  *   int   services
  *   per Service, in key order: str namespace, str name, long version,
  *     int declared ports, each port, v2: byte traffic flags (trafficDistribution 1,
- *     internalTrafficPolicy Local 2, v3: first IP family IPv6 4), [str trafficDistribution];
- *     int endpoints, each endpoint
+ *     internalTrafficPolicy Local 2, v3: first IP family IPv6 4, headless 8, externalName 16),
+ *     [str trafficDistribution], v3: [str externalName]; int endpoints, each endpoint
  *   endpoint: str ip (the primary address), byte flags (ready 1, serving 2, terminating 4,
  *     zone 8, node 16, pod 32, v2: hints 64, v3: additional addresses 128), [str zone] [str node]
  *     [str pod], v2: [hints], v3: [byte count (1..MAX_ADDITIONAL_ADDRESSES), each a str],
@@ -117,8 +117,11 @@ public final class TableCodec {
   private static final int TRAFFIC_DISTRIBUTION = 1;
   private static final int INTERNAL_LOCAL = 2;
   private static final int IPV6_PRIMARY = 4;
+  private static final int HEADLESS = 8;
+  private static final int EXTERNAL_NAME = 16;
   private static final int KNOWN_TRAFFIC_FLAGS_V2 = TRAFFIC_DISTRIBUTION | INTERNAL_LOCAL;
-  private static final int KNOWN_TRAFFIC_FLAGS = KNOWN_TRAFFIC_FLAGS_V2 | IPV6_PRIMARY;
+  private static final int KNOWN_TRAFFIC_FLAGS =
+      KNOWN_TRAFFIC_FLAGS_V2 | IPV6_PRIMARY | HEADLESS | EXTERNAL_NAME;
 
   private static final int IO_BUFFER = 64 * 1024;
 
@@ -214,9 +217,14 @@ public final class TableCodec {
       out.writeByte(
           (traffic.trafficDistribution() != null ? TRAFFIC_DISTRIBUTION : 0)
               | (traffic.internalLocal() ? INTERNAL_LOCAL : 0)
-              | (traffic.ipv6Primary() ? IPV6_PRIMARY : 0));
+              | (traffic.ipv6Primary() ? IPV6_PRIMARY : 0)
+              | (traffic.headless() ? HEADLESS : 0)
+              | (traffic.isExternalName() ? EXTERNAL_NAME : 0));
       if (traffic.trafficDistribution() != null) {
         writeString(out, traffic.trafficDistribution());
+      }
+      if (traffic.isExternalName()) {
+        writeString(out, traffic.externalName());
       }
       out.writeInt(entry.endpoints().size());
       for (Endpoint endpoint : entry.endpoints()) {
@@ -569,8 +577,20 @@ public final class TableCodec {
         throw malformed("unknown traffic flags " + flags);
       }
       String distribution = (flags & TRAFFIC_DISTRIBUTION) != 0 ? string() : null;
+      String externalName = null;
+      if ((flags & EXTERNAL_NAME) != 0) {
+        externalName = string();
+        if (externalName.isEmpty()
+            || externalName.length() > ServiceTraffic.MAX_EXTERNAL_NAME_CHARS) {
+          throw malformed("an external name of " + externalName.length() + " characters");
+        }
+      }
       return ServiceTraffic.of(
-          distribution, (flags & INTERNAL_LOCAL) != 0, (flags & IPV6_PRIMARY) != 0);
+          distribution,
+          (flags & INTERNAL_LOCAL) != 0,
+          (flags & IPV6_PRIMARY) != 0,
+          (flags & HEADLESS) != 0,
+          externalName);
     }
 
     private List<String> names() throws IOException, StateFormatException {

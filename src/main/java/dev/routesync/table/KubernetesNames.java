@@ -102,9 +102,28 @@ public final class KubernetesNames {
     return true;
   }
 
+  /**
+   * The multi-cluster domain (KEP-1645): {@code <svc>.<ns>.svc.clusterset.local} names a
+   * ServiceImport, whose endpoints are every exporting cluster's. The agent serves this cluster's
+   * Services only, so a clusterset name is refused wherever a name is read, never taken as the
+   * local Service of the same name.
+   */
+  public static final String CLUSTERSET_DOMAIN = "clusterset.local";
+
+  static final String CLUSTERSET_REFUSAL =
+      "a multi-cluster name ("
+          + CLUSTERSET_DOMAIN
+          + "): MCS ServiceImports are not served, only this cluster's Services (name one by its"
+          + " namespace and name)";
+
   private static String require(String what, String text) {
     Objects.requireNonNull(text, what);
     if (!isDns1123Label(text)) {
+      // Only an invalid name can be one (a label has no dots): the check costs valid names nothing.
+      if (text.length() <= MAX_SUBDOMAIN_LENGTH + 8
+          && text.toLowerCase(java.util.Locale.ROOT).contains(".svc." + CLUSTERSET_DOMAIN)) {
+        throw new InvalidNameException(what, text, CLUSTERSET_REFUSAL);
+      }
       throw new InvalidNameException(what, text, DNS_1123_LABEL);
     }
     return text;

@@ -181,6 +181,17 @@ abstract class AbstractAdsStream<Q, R, S extends AdsSubscription> implements Ads
     return Optional.of(subscription);
   }
 
+  /**
+   * The client subscribed {@code count} refused names of {@code type} (multi-cluster names, {@link
+   * XdsNames#isClusterset}): counted, and logged rate-limited. They are never served.
+   */
+  final void refused(XdsType type, int count) {
+    if (count > 0) {
+      observer.refused(type, count);
+      RefusedNameLog.refused(type, client, node, count);
+    }
+  }
+
   /** The client rejected the latest response of {@code type}: counted, and logged rate-limited. */
   final void nacked(XdsType type, String message) {
     observer.nack(type);

@@ -130,6 +130,7 @@ final class DeltaStream
       subscription.subscribe(request.getResourceNamesSubscribeList());
     }
     subscription.unsubscribe(request.getResourceNamesUnsubscribeList());
+    refused(subscription.type, subscription.names().takeRefused());
     namesNow();
     flush(subscription);
   }
@@ -156,14 +157,15 @@ final class DeltaStream
       }
     }
     boolean firstWildcard = subscription.wildcard() && !subscription.answered();
-    if (all == null
-        && subscription.names().unsent().isEmpty()
-        && !firstWildcard
-        && subscription.type != XdsType.ENDPOINT) {
+    // Clusters follow the table too: a port of an ExternalName Service is a LOGICAL_DNS cluster,
+    // so a changed Service's names are offered again (sent only when their content changed).
+    boolean followsTable =
+        subscription.type == XdsType.ENDPOINT || subscription.type == XdsType.CLUSTER;
+    if (all == null && subscription.names().unsent().isEmpty() && !firstWildcard && !followsTable) {
       return;
     }
     Iterator<String> names =
-        subscription.type == XdsType.ENDPOINT
+        followsTable
             ? subscription.names().changedSinceChecked(current).iterator()
             : List.copyOf(subscription.names().unsent()).iterator();
     if (subscription.type == XdsType.ENDPOINT) {
@@ -245,11 +247,15 @@ final class DeltaStream
       if (!subscribed.contains(name)) {
         return names.hasNext(); // unsubscribed while this was built
       }
+      if (XdsNames.isClusterset(name)) {
+        subscribed.unsent().remove(name); // never served (the client's does-not-exist)
+        return names.hasNext();
+      }
       boolean added =
           switch (subscription.type) {
             case LISTENER -> offerByName(name, Any.pack(XdsResources.listener(name)));
             case ROUTE -> offerByName(name, Any.pack(XdsResources.route(name)));
-            case CLUSTER -> offerByName(name, Any.pack(XdsResources.cluster(name)));
+            case CLUSTER -> offerByName(name, Any.pack(XdsResources.cluster(name, current)));
             case ENDPOINT -> offerAssignment(name);
           };
       if (!added) {

@@ -15,10 +15,18 @@ import java.util.TreeSet;
  * @param name the Service port's name ({@code ""} for a single unnamed port), or null to match an
  *     endpoint port by {@code number} instead (the Service's declared ports are not known)
  * @param number the endpoint port number to match when {@code name} is null
+ * @param podPort whether {@code number} is the pods' own port, which every endpoint serves: a
+ *     headless Service that declares no ports has slices without ports ({@code ports: null}), and
+ *     its DNS name gives a client the pods' addresses to reach on any port it chooses; an xDS name
+ *     with a port number does the same
  */
-record PortSelection(String name, int number) {
+record PortSelection(String name, int number, boolean podPort) {
 
   private static final String TCP = "TCP";
+
+  PortSelection(String name, int number) {
+    this(name, number, false);
+  }
 
   /**
    * How {@code port} (from {@link XdsTarget#port()}) selects endpoint ports of {@code service}, or
@@ -47,6 +55,13 @@ record PortSelection(String name, int number) {
           ? Optional.of(new PortSelection(only.name(), 0))
           : Optional.empty();
     }
+    if (service.traffic().headless()) {
+      // A headless Service known to declare no ports: a port number is the pods' own port; there
+      // is no port name to look up, nor an only port.
+      return port.isEmpty() || !Character.isDigit(port.charAt(0))
+          ? Optional.empty()
+          : Optional.of(new PortSelection(null, Integer.parseInt(port), true));
+    }
     // The Service's own ports are not known (yet): read the endpoints' ports.
     if (port.isEmpty()) {
       TreeSet<String> names = new TreeSet<>();
@@ -68,6 +83,9 @@ record PortSelection(String name, int number) {
 
   /** The port {@code endpoint} serves this selection on, or empty when it serves none. */
   Optional<Port> on(Endpoint endpoint) {
+    if (podPort) {
+      return Optional.of(new Port("", number, TCP));
+    }
     for (Port carried : endpoint.ports()) {
       if (TCP.equals(carried.protocol())
           && (name != null ? name.equals(carried.name()) : carried.port() == number)) {

@@ -104,6 +104,7 @@ final class SotwStream
       return;
     }
     subscription.subscribe(request.getResourceNamesList());
+    refused(subscription.type, subscription.names().takeRefused());
     namesNow();
     flush(subscription);
   }
@@ -136,7 +137,8 @@ final class SotwStream
     }
     List<String> listed = List.copyOf(names.names()); // the names this response answers
     boolean wildcard = subscription.wildcard();
-    Iterator<String> each = listed.iterator();
+    // A refused name is never served: the response omits it (the client's does-not-exist).
+    Iterator<String> each = served(listed).iterator();
     Iterator<Any> resources =
         new Iterator<>() {
           @Override
@@ -170,22 +172,30 @@ final class SotwStream
             }));
   }
 
-  // Clusters are pure functions of their names too (a Service with no endpoint there gets an
-  // assignment that fails calls, see XdsResources#assignment); only a new name, or for the
-  // wildcard a changed cluster list, sends them again.
+  // Clusters are functions of their names (a Service with no endpoint there gets an assignment
+  // that fails calls, see XdsResources#assignment), except that a port of an ExternalName Service
+  // is a LOGICAL_DNS cluster: a new name, a changed Service whose cluster changed kind or target
+  // (its shape, kept as the name's sent version), or for the wildcard a changed cluster list,
+  // sends them again.
   private void flushClusters(Subscription subscription, RoutingTable current) {
     SubscribedNames names = subscription.names();
     WildcardClusters.Snapshot all = subscription.wildcard() ? sources.clusters().of(current) : null;
     boolean wildcardChanged = all != null && all.content() != subscription.sentWildcard();
+    boolean pushed = names.unsent().isEmpty();
+    for (String name : names.changedSinceChecked(current)) {
+      Long sent = subscription.sentVersion(name);
+      if (sent != null && sent != XdsResources.clusterShape(name, current)) {
+        names.unsent().add(name); // kept until a response carries it, whatever stops this one
+      }
+    }
     if (names.unsent().isEmpty() && !wildcardChanged) {
       return;
     }
-    boolean pushed = names.unsent().isEmpty();
     List<Any> listedClusters = all == null ? List.of() : all.clusters();
     Set<String> listed = all != null && names.size() > 0 ? new HashSet<>(all.names()) : Set.of();
     List<String> explicit = new ArrayList<>();
     for (String name : names.names()) {
-      if (!listed.contains(name)) {
+      if (!listed.contains(name) && !XdsNames.isClusterset(name)) {
         explicit.add(name);
       }
     }
@@ -203,7 +213,7 @@ final class SotwStream
           public Any next() {
             return wildcardPart.hasNext()
                 ? wildcardPart.next()
-                : Any.pack(XdsResources.cluster(explicitPart.next()));
+                : Any.pack(XdsResources.cluster(explicitPart.next(), current));
           }
         };
     build(
@@ -218,7 +228,7 @@ final class SotwStream
               }
               for (String name : answered) {
                 if (names.contains(name)) {
-                  subscription.markSent(name, 0);
+                  subscription.markSent(name, XdsResources.clusterShape(name, current));
                 }
               }
             }));
@@ -234,6 +244,16 @@ final class SotwStream
       return;
     }
     build(new Assignments(subscription, current, candidates.iterator(), pushed));
+  }
+
+  private static List<String> served(List<String> names) {
+    List<String> served = new ArrayList<>(names.size());
+    for (String name : names) {
+      if (!XdsNames.isClusterset(name)) {
+        served.add(name);
+      }
+    }
+    return served;
   }
 
   private static long versionOf(Optional<XdsTarget> target, RoutingTable current) {
@@ -368,6 +388,10 @@ final class SotwStream
       String name = candidates.next();
       if (!names.contains(name)) {
         return candidates.hasNext(); // unsubscribed while this was built
+      }
+      if (XdsNames.isClusterset(name)) {
+        subscription.markSent(name, Subscription.INVALID); // never served: omitted, once
+        return candidates.hasNext();
       }
       Optional<XdsTarget> target = names.target(name);
       long version = versionOf(target, current);

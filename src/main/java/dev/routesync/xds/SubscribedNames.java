@@ -21,11 +21,15 @@ final class SubscribedNames {
   private final Map<ServiceKey, Set<String>> byService = new HashMap<>();
   private final Set<String> unsent = new LinkedHashSet<>();
   private long checkedAt = -1;
+  private int refusedSinceTaken;
 
   /** Follows {@code name}; false when it already was. */
   boolean add(String name) {
     if (!names.add(name)) {
       return false;
+    }
+    if (XdsNames.isClusterset(name)) {
+      refusedSinceTaken++;
     }
     Optional<XdsTarget> target = XdsNames.parse(name);
     targets.put(name, target);
@@ -52,6 +56,16 @@ final class SubscribedNames {
 
   Set<String> names() {
     return names;
+  }
+
+  /**
+   * How many refused names ({@link XdsNames#isClusterset}) were subscribed since the last call:
+   * each is counted once per subscription, not once per response.
+   */
+  int takeRefused() {
+    int refused = refusedSinceTaken;
+    refusedSinceTaken = 0;
+    return refused;
   }
 
   boolean contains(String name) {

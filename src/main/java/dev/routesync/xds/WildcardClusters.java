@@ -20,8 +20,11 @@ final class WildcardClusters {
    * @param content equal for equal cluster lists: what a stream compares with what it last sent
    * @param names the cluster names, in table order
    * @param clusters the encoded clusters, in the same order
+   * @param external each ExternalName Service's external name, in table order: its clusters are
+   *     LOGICAL_DNS clusters to that host, so a changed one changes the list's content too
    */
-  record Snapshot(long version, long content, List<String> names, List<Any> clusters) {}
+  record Snapshot(
+      long version, long content, List<String> names, List<Any> clusters, List<String> external) {}
 
   private final AtomicReference<Snapshot> latest = new AtomicReference<>();
   // Distinct lists get distinct ids, even when two streams compute them at once.
@@ -34,19 +37,31 @@ final class WildcardClusters {
       return last;
     }
     List<String> names = new ArrayList<>();
+    List<String> external = new ArrayList<>();
     for (ServiceEndpoints service : current.services()) {
       names.addAll(XdsResources.clusterNames(service));
+      if (service.traffic().isExternalName()) {
+        external.add(service.traffic().externalName());
+      }
     }
     Snapshot next;
-    if (last != null && last.names().equals(names)) {
-      next = new Snapshot(current.version(), last.content(), last.names(), last.clusters());
+    if (last != null && last.names().equals(names) && last.external().equals(external)) {
+      next =
+          new Snapshot(
+              current.version(), last.content(), last.names(), last.clusters(), last.external());
     } else {
       List<Any> clusters = new ArrayList<>(names.size());
       for (String name : names) {
-        clusters.add(Any.pack(XdsResources.cluster(name)));
+        clusters.add(Any.pack(XdsResources.cluster(name, current)));
       }
       long content = contents.incrementAndGet();
-      next = new Snapshot(current.version(), content, List.copyOf(names), List.copyOf(clusters));
+      next =
+          new Snapshot(
+              current.version(),
+              content,
+              List.copyOf(names),
+              List.copyOf(clusters),
+              List.copyOf(external));
     }
     // A racing stream may have stored a newer one: keep the newest.
     latest.accumulateAndGet(next, (a, b) -> a == null || b.version() > a.version() ? b : a);

@@ -8,8 +8,10 @@ import java.util.Optional;
  * Reads the names xDS clients ask for. A proxyless gRPC channel to {@code xds:///cart.shop:8080}
  * asks for the listener {@code cart.shop:8080}; the accepted spellings are {@code <svc>.<ns>},
  * {@code <svc>.<ns>.svc} and {@code <svc>.<ns>.svc.<cluster domain>}, each optionally followed by
- * {@code :<port>}, where the port is a Service port number or name. Cluster and EDS names are the
- * canonical spelling ({@link XdsTarget#clusterName()}), which reads back through the same rules.
+ * {@code :<port>}, where the port is a Service port number or name; {@code
+ * <svc>.<ns>.svc.clusterset.local} is a multi-cluster name and refused ({@link #isClusterset}).
+ * Cluster and EDS names are the canonical spelling ({@link XdsTarget#clusterName()}), which reads
+ * back through the same rules.
  *
  * <p>Names come from clients: anything else is no target (never an exception), and nothing here
  * allocates more than the name's own length.
@@ -21,11 +23,49 @@ public final class XdsNames {
    */
   public static final int MAX_NAME_LENGTH = 320;
 
+  /**
+   * The multi-cluster domain (KEP-1645, Multi-Cluster Services): {@code
+   * <svc>.<ns>.svc.clusterset.local} names a {@code ServiceImport}, whose endpoints are those of
+   * every cluster that exports the Service. This agent serves this cluster's Services only, so such
+   * a name is refused, never read as this cluster's Service of the same name.
+   */
+  public static final String CLUSTERSET_DOMAIN = KubernetesNames.CLUSTERSET_DOMAIN;
+
+  private static final String CLUSTERSET_SUFFIX = ".svc." + CLUSTERSET_DOMAIN;
+
   private XdsNames() {}
 
-  /** The Service and port {@code name} points at, or empty when it names none. */
+  /**
+   * Whether {@code name} is a multi-cluster name ({@code <svc>.<ns>.svc.clusterset.local}, with or
+   * without a port): refused everywhere, never served ({@link #CLUSTERSET_DOMAIN}).
+   */
+  public static boolean isClusterset(String name) {
+    if (name == null || name.length() > MAX_NAME_LENGTH) {
+      return false;
+    }
+    int colon = name.lastIndexOf(':');
+    String host = colon >= 0 ? name.substring(0, colon) : name;
+    // DNS names are case-insensitive, and a trailing dot is the same name made absolute.
+    if (host.endsWith(".")) {
+      host = host.substring(0, host.length() - 1);
+    }
+    return host.regionMatches(
+        /* ignoreCase= */ true,
+        host.length() - CLUSTERSET_SUFFIX.length(),
+        CLUSTERSET_SUFFIX,
+        0,
+        CLUSTERSET_SUFFIX.length());
+  }
+
+  /**
+   * The Service and port {@code name} points at, or empty when it names none. A multi-cluster name
+   * ({@link #isClusterset}) names none.
+   */
   public static Optional<XdsTarget> parse(String name) {
     if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
+      return Optional.empty();
+    }
+    if (isClusterset(name)) {
       return Optional.empty();
     }
     String host = name;

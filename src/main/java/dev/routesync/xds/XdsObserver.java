@@ -28,6 +28,12 @@ public interface XdsObserver {
   /** A response caused by a table publish was written {@code latency} after the publish. */
   void pushed(XdsType type, Duration latency);
 
+  /**
+   * A client subscribed {@code count} names of {@code type} that are refused, never served: names
+   * of the multi-cluster domain ({@link XdsNames#isClusterset}).
+   */
+  default void refused(XdsType type, int count) {}
+
   /** Counts nothing: for tests and benchmarks. */
   XdsObserver NONE =
       new XdsObserver() {

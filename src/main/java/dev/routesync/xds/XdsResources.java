@@ -4,6 +4,7 @@ import com.google.protobuf.Any;
 import com.google.protobuf.UInt32Value;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
+import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.TopologyDecision;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
@@ -32,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
@@ -87,7 +89,84 @@ public final class XdsResources {
     return RouteConfiguration.newBuilder().setName(name).addVirtualHosts(host).build();
   }
 
-  /** The cluster {@code name}: its endpoints come by EDS, over the same ADS stream. */
+  /**
+   * The cluster {@code name} as {@code current} says: for a port of an ExternalName Service, a
+   * {@code LOGICAL_DNS} cluster ({@link #externalCluster}); for every other name, the EDS cluster
+   * ({@link #cluster(String)}).
+   */
+  public static Cluster cluster(String name, RoutingTable current) {
+    Optional<XdsTarget> target = XdsNames.parse(name);
+    Optional<ServiceEndpoints> service =
+        target.isEmpty() ? Optional.empty() : current.get(target.get().service());
+    return cluster(name, target, service);
+  }
+
+  /** The cluster {@code name} for {@code target}'s Service as it stands ({@code service}). */
+  public static Cluster cluster(
+      String name, Optional<XdsTarget> target, Optional<ServiceEndpoints> service) {
+    if (target.isPresent() && service.isPresent() && service.get().traffic().isExternalName()) {
+      OptionalInt port = ExternalPorts.of(service.get(), target.get().port());
+      if (port.isPresent()) {
+        return externalCluster(name, service.get().traffic().externalName(), port.getAsInt());
+      }
+    }
+    return cluster(name);
+  }
+
+  /**
+   * A {@code LOGICAL_DNS} cluster to {@code host}:{@code port}, for an ExternalName Service: the
+   * client resolves the external name itself, as a pod's resolver follows the Service's CNAME. Its
+   * {@code load_assignment} holds exactly one locality with one endpoint, a socket address with a
+   * {@code port_value} and no resolver name: what Envoy requires of a logical DNS cluster, and what
+   * grpc-java ({@code XdsClusterResource}) and grpc-js-xds ({@code ClusterResourceType}) accept as
+   * a top-level cluster (gRFC A37). {@code V4_PREFERRED}: an A record when there is one, else AAAA
+   * (Envoy's {@code AUTO} prefers AAAA, which most cluster networks lack); gRPC clients ignore the
+   * field and resolve both. {@code ROUND_ROBIN}: the one policy all three accept.
+   */
+  public static Cluster externalCluster(String name, String host, int port) {
+    LbEndpoint endpoint =
+        LbEndpoint.newBuilder()
+            .setEndpoint(
+                io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
+                    .setAddress(
+                        Address.newBuilder()
+                            .setSocketAddress(
+                                SocketAddress.newBuilder().setAddress(host).setPortValue(port))))
+            .build();
+    return Cluster.newBuilder()
+        .setName(name)
+        .setType(Cluster.DiscoveryType.LOGICAL_DNS)
+        .setDnsLookupFamily(Cluster.DnsLookupFamily.V4_PREFERRED)
+        .setLoadAssignment(
+            ClusterLoadAssignment.newBuilder()
+                .setClusterName(name)
+                .addEndpoints(LocalityLbEndpoints.newBuilder().addLbEndpoints(endpoint)))
+        .setLbPolicy(Cluster.LbPolicy.ROUND_ROBIN)
+        .setConnectTimeout(com.google.protobuf.Duration.newBuilder().setSeconds(5))
+        .build();
+  }
+
+  /**
+   * What the cluster of {@code name} is, as a number a stream keeps per name to tell when it must
+   * send the cluster again: 0 for the EDS cluster, else a hash of the external host and port (never
+   * 0).
+   */
+  static long clusterShape(String name, RoutingTable current) {
+    Optional<XdsTarget> target = XdsNames.parse(name);
+    Optional<ServiceEndpoints> service =
+        target.isEmpty() ? Optional.empty() : current.get(target.get().service());
+    if (target.isEmpty() || service.isEmpty() || !service.get().traffic().isExternalName()) {
+      return 0;
+    }
+    OptionalInt port = ExternalPorts.of(service.get(), target.get().port());
+    if (port.isEmpty()) {
+      return 0;
+    }
+    long hash = 31L * service.get().traffic().externalName().hashCode() + port.getAsInt();
+    return hash == 0 ? 1 : hash;
+  }
+
+  /** The EDS cluster {@code name}: its endpoints come by EDS, over the same ADS stream. */
   public static Cluster cluster(String name) {
     return Cluster.newBuilder()
         .setName(name)

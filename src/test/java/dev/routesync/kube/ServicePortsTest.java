@@ -251,6 +251,44 @@ class ServicePortsTest {
     }
 
     @Test
+    void headlessAndExternalNameSurviveTheCompactStoreAndALongExternalNameIsASkip()
+        throws Exception {
+      Service headless = service("quote");
+      headless.getSpec().setClusterIP("None");
+      apply(headless);
+      Service alias = service("cart", port("http", 80, "TCP"));
+      alias.getSpec().setType("ExternalName");
+      alias.getSpec().setExternalName("db.example.com");
+      apply(alias);
+      Service tooLong = service("long");
+      tooLong.getSpec().setType("ExternalName");
+      tooLong.getSpec().setExternalName("a".repeat(254));
+      apply(tooLong);
+      Service plain = service("plain", port("http", 80, "TCP"));
+      plain.getSpec().setClusterIP("10.96.0.10");
+      apply(plain);
+      Generation<Service> first = synced(1, 4);
+
+      sink.replaced(null, first);
+
+      assertThat(ports.trafficOf(QUOTE)).isEqualTo(ServiceTraffic.of(null, false, true, null));
+      assertThat(ports.trafficOf(CART))
+          .isEqualTo(ServiceTraffic.of(null, false, false, "db.example.com"));
+      assertThat(ports.externalNameSkipOf(CART)).isEmpty();
+      ServiceKey longKey = new ServiceKey("shop", "long");
+      assertThat(ports.trafficOf(longKey)).isSameAs(ServiceTraffic.DEFAULT);
+      assertThat(ports.externalNameSkipOf(longKey))
+          .hasValueSatisfying(
+              skip -> {
+                assertThat(skip.reason())
+                    .isEqualTo(dev.routesync.kube.translate.SkipReason.INVALID_EXTERNAL_NAME);
+                assertThat(skip.object()).isEqualTo("Service shop/long");
+                assertThat(skip.resourceVersion()).isNotNull();
+              });
+      assertThat(ports.trafficOf(new ServiceKey("shop", "plain"))).isSameAs(ServiceTraffic.DEFAULT);
+    }
+
+    @Test
     void theWatchHoldsEachServiceCompactAndARelistKeepsTheServedInstance() throws Exception {
       // As kubectl apply leaves it: last-applied annotation, managedFields, labels, cluster IPs.
       Service applied = ApiServerServices.decoded(1);

@@ -53,6 +53,22 @@ class CompactServicesTest {
   }
 
   @Test
+  void headlessAndAnExternalNameUpToADnsNamesLengthAreKept() {
+    Service headless = CompactServices.compact(decoded);
+    decoded.getSpec().setClusterIP("None");
+    assertThat(CompactServices.compact(decoded).getSpec().getClusterIP()).isEqualTo("None");
+    assertThat(headless.getSpec().getClusterIP()).isNull();
+
+    decoded.getSpec().setType("ExternalName");
+    decoded.getSpec().setExternalName("d".repeat(253));
+    assertThat(CompactServices.compact(decoded).getSpec().getExternalName())
+        .isEqualTo("d".repeat(253));
+    decoded.getSpec().setExternalName("d".repeat(254));
+    assertThat(CompactServices.compact(decoded).getSpec().getExternalName()).isNull();
+    assertThat(CompactServices.compact(decoded).getSpec().getType()).isEqualTo("ExternalName");
+  }
+
+  @Test
   void aCompactServiceIsItsOwnCompactForm() {
     assertThat(CompactServices.compact(compact)).isSameAs(compact);
     assertThat(CompactServices.compact(decoded)).isNotSameAs(decoded).isEqualTo(compact);

@@ -162,6 +162,41 @@ class HttpApiTest {
   }
 
   @Test
+  void anExternalNameServiceIsNotFoundNamingItsExternalNameAndListedWithIt() throws Exception {
+    table.publish(
+        Map.of(
+            new ServiceKey("shop", "alias"),
+            new dev.routesync.table.ServiceState(
+                List.of(),
+                List.of(),
+                dev.routesync.table.ServiceTraffic.of(null, false, false, "db.example.com"),
+                dev.routesync.table.TopologyDecision.NONE)),
+        List.of());
+
+    UdsHttp.Reply alias = http.get("/v1/services/shop/alias");
+    assertThat(alias.status()).isEqualTo(404);
+    assertThat(alias.json().getString("error"))
+        .contains("shop/alias")
+        .contains("ExternalName")
+        .contains("db.example.com");
+    JsonArray listed = http.get("/v1/services").json().getJsonArray("services");
+    JsonObject entry =
+        listed.stream()
+            .map(JsonObject.class::cast)
+            .filter(s -> s.getString("name").equals("alias"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(entry.getString("external_name")).isEqualTo("db.example.com");
+    JsonObject cart =
+        listed.stream()
+            .map(JsonObject.class::cast)
+            .filter(s -> s.getString("name").equals("cart"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(cart.getString("external_name")).isEmpty();
+  }
+
+  @Test
   void reflectsANewVersionAtOnce() throws Exception {
     table.publish(Map.of(), List.of(new ServiceKey("shop", "cart")));
     assertThat(http.get("/v1/services/shop/cart").status()).isEqualTo(404);

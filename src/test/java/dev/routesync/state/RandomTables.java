@@ -104,12 +104,14 @@ final class RandomTables {
   }
 
   private static ServiceTraffic traffic(Random random) {
-    return switch (random.nextInt(5)) {
+    return switch (random.nextInt(7)) {
       case 0 -> ServiceTraffic.DEFAULT;
       case 1 -> ServiceTraffic.of("PreferClose", false);
       case 2 -> ServiceTraffic.of(null, true);
-      case 3 -> ServiceTraffic.of("PreferSameNode", true);
-      default -> ServiceTraffic.of(null, false, /* ipv6Primary= */ true);
+      case 3 -> ServiceTraffic.of(null, false, true, null);
+      case 4 -> ServiceTraffic.of(null, false, false, "db.example.com");
+      case 5 -> ServiceTraffic.of(null, false, /* ipv6Primary= */ true);
+      default -> ServiceTraffic.of("PreferSameNode", true);
     };
   }
 

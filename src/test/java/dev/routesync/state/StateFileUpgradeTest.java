@@ -136,7 +136,8 @@ class StateFileUpgradeTest {
     RoutingTable upgraded = writer.publish(states(), List.of());
     assertThat(upgraded.version()).isEqualTo(restored.version() + 1);
     assertThat(upgraded.changedSince(restored.version())).contains(java.util.Set.of(dual));
-    // It writes the current format (3: several addresses per endpoint), which reads back the same.
+    // It writes the current format (3: several addresses per endpoint, headless and external
+    // names), which reads back the same.
     byte[] rewritten = TableCodec.encode(upgraded, WRITTEN, Optional.empty());
     assertThat(java.nio.ByteBuffer.wrap(file).getShort(4)).isEqualTo((short) 1);
     assertThat(java.nio.ByteBuffer.wrap(rewritten).getShort(4))

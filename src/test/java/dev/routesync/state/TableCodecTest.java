@@ -246,7 +246,7 @@ class TableCodecTest {
                   out.writeBytes("x");
                   out.writeLong(1);
                   out.writeInt(0);
-                  out.writeByte(8);
+                  out.writeByte(32);
                   out.writeInt(0);
                 })),
         LoadFailure.MALFORMED,
@@ -343,6 +343,83 @@ class TableCodecTest {
     assertThat(entry.traffic().ipv6Primary()).isTrue();
     assertThat(entry.endpoints().get(0).addresses()).containsExactly("fd00::1", "10.0.0.1");
     assertThat(entry.endpoints().get(1).addresses()).containsExactly("fd00::2");
+  }
+
+  @Test
+  void aVersion2FileLoadsAndRefusesTheHeadlessAndExternalNameFlags() throws Exception {
+    PersistedTable old =
+        TableCodec.decode(sealed(services(new String[][] {{"a", "x"}}, 1, 2), (short) 2), NOW, 8);
+    assertThat(old.table().services())
+        .allSatisfy(s -> assertThat(s.traffic()).isSameAs(ServiceTraffic.DEFAULT));
+    rejected(
+        sealed(
+            body(
+                out -> {
+                  out.writeInt(1);
+                  out.writeShort(1);
+                  out.writeBytes("a");
+                  out.writeShort(1);
+                  out.writeBytes("x");
+                  out.writeLong(1);
+                  out.writeInt(0);
+                  out.writeByte(8); // headless: a version 3 flag
+                  out.writeInt(0);
+                }),
+            (short) 2),
+        LoadFailure.MALFORMED,
+        "traffic flags");
+  }
+
+  @Test
+  void headlessAndExternalNameSurviveTheRoundTripAndALongExternalNameIsRefused() throws Exception {
+    ServiceKey alias = new ServiceKey("shop", "alias");
+    ServiceKey db = new ServiceKey("shop", "db");
+    RoutingTable table =
+        RoutingTable.restored(
+            5,
+            List.of(
+                new ServiceEndpoints(
+                    alias,
+                    3,
+                    List.of(),
+                    List.of(),
+                    ServiceTraffic.of(null, false, false, "db.example.com")),
+                new ServiceEndpoints(
+                    db,
+                    4,
+                    List.of(
+                        new Endpoint(
+                            "10.0.0.1", List.of(), "zone-a", "node-1", null, true, true, false)),
+                    List.of(),
+                    ServiceTraffic.of("PreferClose", false, true, null))),
+            RandomTables.T0,
+            8);
+
+    RoutingTable back =
+        TableCodec.decode(TableCodec.encode(table, RandomTables.T0, SYNCED), NOW, 8).table();
+
+    assertThat(back.get(alias).orElseThrow().traffic())
+        .isEqualTo(ServiceTraffic.of(null, false, false, "db.example.com"));
+    assertThat(back.get(db).orElseThrow().traffic())
+        .isEqualTo(ServiceTraffic.of("PreferClose", false, true, null));
+    rejected(
+        sealed(
+            body(
+                out -> {
+                  out.writeInt(1);
+                  out.writeShort(1);
+                  out.writeBytes("a");
+                  out.writeShort(1);
+                  out.writeBytes("x");
+                  out.writeLong(1);
+                  out.writeInt(0);
+                  out.writeByte(16); // an external name
+                  out.writeShort(254);
+                  out.writeBytes("a".repeat(254));
+                  out.writeInt(0);
+                })),
+        LoadFailure.MALFORMED,
+        "external name");
   }
 
   /** Service a/x at version 1, no ports, the traffic flags given, no endpoints. */

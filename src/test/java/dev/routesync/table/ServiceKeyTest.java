@@ -73,6 +73,20 @@ class ServiceKeyTest {
   }
 
   @Test
+  void aMultiClusterNameIsRefusedSayingMcsImportsAreNotServed() {
+    assertThatThrownBy(() -> ServiceKey.of("shop", "cart.shop.svc.clusterset.local"))
+        .isInstanceOf(InvalidNameException.class)
+        .hasMessageContaining("Service name \"cart.shop.svc.clusterset.local\"")
+        .hasMessageContaining("multi-cluster")
+        .hasMessageContaining("MCS ServiceImports are not served");
+    assertThatThrownBy(() -> ServiceKey.parse("shop/cart.shop.svc.ClusterSet.local:80"))
+        .hasMessageContaining("MCS ServiceImports are not served");
+    // Any other invalid name keeps the usual rule.
+    assertThatThrownBy(() -> ServiceKey.of("shop", "cart.shop.svc.cluster.local"))
+        .hasMessageNotContaining("multi-cluster");
+  }
+
+  @Test
   void theNamespaceIsCheckedFirst() {
     assertThatThrownBy(() -> ServiceKey.of("Shop", "Cart")).hasMessage(NameRule.namespace("Shop"));
   }

@@ -58,7 +58,10 @@ public final class XdsBackends implements AutoCloseable {
     return started;
   }
 
-  /** One backend named {@code id} on {@code ip} (e.g. {@code ::1}) and an ephemeral port. */
+  /**
+   * One backend named {@code id} on {@code ip} (e.g. {@code ::1}, or 127.0.0.1 where localhost is)
+   * and an ephemeral port.
+   */
   public static XdsBackends startOn(String id, String ip) throws IOException {
     XdsBackends started = new XdsBackends();
     started.backends.add(backend(id, ip));

@@ -101,7 +101,7 @@ public final class XdsBootstrap {
 
   /**
    * A plaintext channel to {@code target} (e.g. {@code xds:///cart.shop:8080}) whose xDS resolver
-   * reads this bootstrap file. The caller shuts it down.
+   * reads this bootstrap file, with grpc-java's DNS resolver beside it. The caller shuts it down.
    */
   @SuppressWarnings("unchecked")
   public ManagedChannel channel(String target) throws IOException {
@@ -109,6 +109,9 @@ public final class XdsBootstrap {
         (Map<String, ?>) JsonParser.parse(Files.readString(file, StandardCharsets.UTF_8));
     NameResolverRegistry registry = new NameResolverRegistry();
     registry.register(XdsNameResolverProvider.createForTest("xds", config));
+    // What an application's default registry holds beside it: a LOGICAL_DNS cluster (an
+    // ExternalName Service) is resolved through the "dns" resolver.
+    registry.register(new io.grpc.internal.DnsNameResolverProvider());
     return Grpc.newChannelBuilder(target, InsecureChannelCredentials.create(), registry).build();
   }
 }

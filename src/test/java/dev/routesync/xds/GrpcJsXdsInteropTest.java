@@ -252,6 +252,49 @@ class GrpcJsXdsInteropTest {
     return slice;
   }
 
+  /**
+   * An ExternalName Service is a LOGICAL_DNS cluster to its external name: grpc-js-xds accepts it
+   * as a top-level cluster and resolves the name itself ({@code localhost}, where the backend
+   * listens on 127.0.0.1), on the port the name gives.
+   */
+  @Test
+  void grpcJsReachesAnExternalNameServiceThroughItsLogicalDnsCluster() throws Exception {
+    backendA = new IdBackend("backend-a");
+    Path bootstrap = dir.resolve("bootstrap.json");
+    client =
+        GrpcJsXdsClient.start(
+            bootstrap,
+            "xds:///ext.shop:" + backendA.port(),
+            IdBackend.METHOD,
+            CALL_DEADLINE,
+            CLIENT_RUN);
+    cluster = new MockCluster();
+    cluster.apply(
+        new ServiceBuilder()
+            .withNewMetadata()
+            .withNamespace("shop")
+            .withName("ext")
+            .addToLabels(Slices.MESH_LABEL, "true")
+            .endMetadata()
+            .withNewSpec()
+            .withType("ExternalName")
+            .withExternalName("localhost")
+            .endSpec()
+            .build());
+    agent = AgentHarness.start(cluster.url());
+    Awaitility.await("ext in the table")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> agent.service("shop", "ext").isPresent());
+
+    writeBootstrap(bootstrap, agent.socket());
+    client.go();
+
+    awaitLatest(
+        "a call answered by backend-a through localhost",
+        FIRST_ANSWER,
+        r -> r.answeredBy("backend-a"));
+  }
+
   private void awaitLatest(String what, Duration within, Predicate<Result> is) {
     client.awaitLatest(what, within, is);
   }

@@ -53,6 +53,34 @@ class XdsNamesTest {
     assertThat(XdsNames.parse(name)).isEmpty();
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "cart.shop.svc.clusterset.local",
+        "cart.shop.svc.clusterset.local:8080",
+        "cart.shop.svc.clusterset.local:grpc",
+        "cart.shop.svc.clusterset.local.:8080",
+        "cart.shop.svc.ClusterSet.Local:8080",
+      })
+  void aMultiClusterNameIsRefusedNeverReadAsTheLocalService(String name) {
+    assertThat(XdsNames.isClusterset(name)).isTrue();
+    assertThat(XdsNames.parse(name)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "cart.shop:8080",
+        "cart.shop.svc.cluster.local:8080",
+        "clusterset.shop:8080",
+        "cart.clusterset:8080",
+        "svc.clusterset.local",
+        "",
+      })
+  void otherNamesAreNotMultiClusterNames(String name) {
+    assertThat(XdsNames.isClusterset(name)).isFalse();
+  }
+
   @org.junit.jupiter.api.Test
   void aNameLongerThanAnyValidOneIsNotRead() {
     String name = "a".repeat(63) + "." + "b".repeat(63) + ".svc." + "c".repeat(200);

@@ -80,6 +80,101 @@ class XdsResourcesTest {
     assertThat(cluster.getLbPolicy()).isEqualTo(Cluster.LbPolicy.ROUND_ROBIN);
   }
 
+  private static ServiceEndpoints externalName(String host, List<Port> declared) {
+    return new ServiceEndpoints(
+        CART,
+        7,
+        List.of(),
+        declared,
+        ServiceTraffic.of(null, false, false, host),
+        TopologyDecision.NONE);
+  }
+
+  private static Cluster clusterOf(String name, ServiceEndpoints service) {
+    return XdsResources.cluster(name, XdsNames.parse(name), Optional.of(service));
+  }
+
+  /**
+   * Checked field by field against Envoy's {@code cluster.proto} (Envoy cannot run here): a
+   * LOGICAL_DNS cluster needs {@code load_assignment} with exactly one locality holding one
+   * endpoint (Envoy rejects more: "LOGICAL_DNS clusters must have a single locality_lb_endpoint and
+   * a single lb_endpoint"), whose socket address is the host to resolve and a {@code port_value},
+   * no {@code eds_cluster_config}, and a {@code dns_lookup_family}; grpc-java and grpc-js-xds check
+   * the same shape and a ROUND_ROBIN policy.
+   */
+  @Test
+  void anExternalNameServicesPortIsALogicalDnsClusterToItsExternalName() {
+    ServiceEndpoints alias = externalName("db.example.com", List.of(new Port("sql", 5432, "TCP")));
+    for (String name :
+        List.of(
+            "cart.shop.svc.cluster.local:5432",
+            "cart.shop.svc.cluster.local:sql",
+            "cart.shop.svc.cluster.local")) {
+      Cluster cluster = clusterOf(name, alias);
+      assertThat(cluster.getName()).isEqualTo(name);
+      assertThat(cluster.getType()).isEqualTo(Cluster.DiscoveryType.LOGICAL_DNS);
+      assertThat(cluster.hasEdsClusterConfig()).isFalse();
+      assertThat(cluster.getLbPolicy()).isEqualTo(Cluster.LbPolicy.ROUND_ROBIN);
+      assertThat(cluster.getDnsLookupFamily()).isEqualTo(Cluster.DnsLookupFamily.V4_PREFERRED);
+      assertThat(cluster.getConnectTimeout().getSeconds()).isEqualTo(5);
+      ClusterLoadAssignment load = cluster.getLoadAssignment();
+      assertThat(load.getClusterName()).isEqualTo(name);
+      assertThat(load.getEndpointsList()).singleElement();
+      LocalityLbEndpoints locality = load.getEndpoints(0);
+      assertThat(locality.getLbEndpointsList()).singleElement();
+      var address = locality.getLbEndpoints(0).getEndpoint().getAddress().getSocketAddress();
+      assertThat(address.getAddress()).isEqualTo("db.example.com");
+      assertThat(address.getPortSpecifierCase())
+          .isEqualTo(io.envoyproxy.envoy.config.core.v3.SocketAddress.PortSpecifierCase.PORT_VALUE);
+      assertThat(address.getPortValue()).isEqualTo(5432);
+      assertThat(address.getResolverName()).isEmpty();
+    }
+    // A port number is the external host's port, declared or not (a CNAME carries no ports).
+    assertThat(
+            clusterOf("cart.shop.svc.cluster.local:443", alias)
+                .getLoadAssignment()
+                .getEndpoints(0)
+                .getLbEndpoints(0)
+                .getEndpoint()
+                .getAddress()
+                .getSocketAddress()
+                .getPortValue())
+        .isEqualTo(443);
+    // A port name it does not declare names nothing: the EDS cluster, whose assignment drops.
+    assertThat(clusterOf("cart.shop.svc.cluster.local:web", alias).getType())
+        .isEqualTo(Cluster.DiscoveryType.EDS);
+    // Any other Service's cluster stays EDS.
+    assertThat(
+            clusterOf(
+                    "cart.shop.svc.cluster.local:5432",
+                    service(List.of(), List.of(new Port("sql", 5432, "TCP"))))
+                .getType())
+        .isEqualTo(Cluster.DiscoveryType.EDS);
+  }
+
+  @Test
+  void aHeadlessServiceWithoutPortsRoutesAPortNumberToEachPodOnThatPort() {
+    // Its slices carry no ports (ports: null): the endpoints have none.
+    ServiceEndpoints headless =
+        new ServiceEndpoints(
+            CART,
+            7,
+            List.of(
+                endpoint("10.0.0.1", "a", List.of(), true),
+                endpoint("10.0.0.2", "a", List.of(), true)),
+            List.of(),
+            ServiceTraffic.of(null, false, true, null),
+            TopologyDecision.NONE);
+    assertThat(addresses(assignment("cart.shop.svc.cluster.local:5432", headless)))
+        .containsExactly("10.0.0.1:5432", "10.0.0.2:5432");
+    // No port, or a port name: nothing to look it up in.
+    assertThat(addresses(assignment("cart.shop.svc.cluster.local", headless))).isEmpty();
+    assertThat(addresses(assignment("cart.shop.svc.cluster.local:sql", headless))).isEmpty();
+    // The same endpoints of a Service not known to be headless: no port to route to.
+    ServiceEndpoints unknown = new ServiceEndpoints(CART, 7, headless.endpoints(), List.of());
+    assertThat(addresses(assignment("cart.shop.svc.cluster.local:5432", unknown))).isEmpty();
+  }
+
   @Test
   void theServicePortNumberOrNameSelectsEachEndpointsTargetPort() {
     // A named targetPort: the pods serve "grpc" on different numbers.

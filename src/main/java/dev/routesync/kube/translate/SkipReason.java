@@ -17,7 +17,12 @@ public enum SkipReason {
    */
   INVALID_PORT,
   /** An object without a name or namespace. */
-  INVALID_METADATA;
+  INVALID_METADATA,
+  /**
+   * A {@code type: ExternalName} Service without an external name, or with one longer than a DNS
+   * name (253 characters): it is not served.
+   */
+  INVALID_EXTERNAL_NAME;
 
   /** The metric label value, e.g. {@code invalid_ip}. */
   public String label() {
