@@ -114,7 +114,8 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
       }
     }
     ServiceTraffic settings = traffic.apply(key);
-    Translation merged = ServiceMerge.merge(translations, settings.ipv6Primary());
+    Translation merged =
+        ServiceMerge.merge(translations, settings.ipv6Primary(), settings.internalLocal());
     counted.firstSeen(key, merged.skips()).forEach(skips::report);
     return Optional.of(
         new Found(

@@ -11,8 +11,11 @@ import java.util.Objects;
  *     to every endpoint), or null when there is nothing to say
  * @param node the node the decision was made for (null when unknown)
  * @param zone the zone the decision was made for (null when unknown)
+ * @param localTerminating for {@link Mode#LOCAL}: whether this node has no ready endpoint and its
+ *     serving terminating ones are chosen instead (kube-proxy's local fallback); false otherwise
  */
-public record TopologyDecision(Mode mode, Fallback fallback, String node, String zone) {
+public record TopologyDecision(
+    Mode mode, Fallback fallback, String node, String zone, boolean localTerminating) {
 
   /** No topology: every routable endpoint, as most Services get. Shared. */
   public static final TopologyDecision NONE = new TopologyDecision(Mode.NONE, null, null, null);
@@ -73,8 +76,22 @@ public record TopologyDecision(Mode mode, Fallback fallback, String node, String
   /** The reason clients are given for {@link Mode#NO_LOCAL_ENDPOINT}. */
   public static final String NO_NODE_LOCAL_ENDPOINT = "no node-local endpoint";
 
+  /**
+   * The reason clients are given for {@link Mode#LOCAL} when this node's serving terminating
+   * endpoints are chosen because none of its endpoints is ready.
+   */
+  public static final String LOCAL_TERMINATING_FALLBACK = "local terminating fallback";
+
   public TopologyDecision {
     Objects.requireNonNull(mode, "mode");
+    if (localTerminating && mode != Mode.LOCAL) {
+      throw new IllegalArgumentException("only a LOCAL decision falls back to terminating ones");
+    }
+  }
+
+  /** A decision that is not the Local terminating fallback. */
+  public TopologyDecision(Mode mode, Fallback fallback, String node, String zone) {
+    this(mode, fallback, node, zone, false);
   }
 
   /**
@@ -86,15 +103,28 @@ public record TopologyDecision(Mode mode, Fallback fallback, String node, String
       case NONE -> true;
       case SAME_ZONE -> endpoint.ready() && endpoint.hints().hasZone(zone);
       case SAME_NODE -> endpoint.ready() && endpoint.hints().hasNode(node);
-      case LOCAL -> node != null && node.equals(endpoint.node());
+      // kube-proxy's CategorizeEndpoints for Local: this node's ready endpoints, or when none is
+      // ready its serving terminating ones; never both.
+      case LOCAL ->
+          node != null
+              && node.equals(endpoint.node())
+              && (localTerminating
+                  ? !endpoint.ready() && endpoint.serving() && endpoint.terminating()
+                  : endpoint.ready());
       case NO_LOCAL_ENDPOINT -> false;
     };
   }
 
-  /** The reason in words: the fallback's, or {@code no node-local endpoint}, or empty. */
+  /**
+   * The reason in words: the fallback's, or {@code no node-local endpoint}, or {@code local
+   * terminating fallback}, or empty.
+   */
   public String reason() {
     if (mode == Mode.NO_LOCAL_ENDPOINT) {
       return NO_NODE_LOCAL_ENDPOINT;
+    }
+    if (localTerminating) {
+      return LOCAL_TERMINATING_FALLBACK;
     }
     return fallback == null ? "" : fallback.reason();
   }

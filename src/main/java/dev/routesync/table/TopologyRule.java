@@ -8,10 +8,11 @@ import java.util.List;
  * endpoints (the ready ones, or when none is ready the serving terminating ones):
  *
  * <ul>
- *   <li>{@code internalTrafficPolicy: Local}: this node's endpoints only (the table's routable set
- *       holds its ready ones, or its serving terminating ones when nothing is ready anywhere); none
- *       here is {@link TopologyDecision.Mode#NO_LOCAL_ENDPOINT}, never a remote endpoint. Hints do
- *       not apply.
+ *   <li>{@code internalTrafficPolicy: Local}: this node's ready endpoints; when none of them is
+ *       ready, this node's serving terminating ones (the table keeps those beside the ready ones
+ *       for a Local Service, {@link TopologyDecision#localTerminating()}), even while another node
+ *       has a ready endpoint; none here is {@link TopologyDecision.Mode#NO_LOCAL_ENDPOINT}, never a
+ *       remote endpoint. Hints do not apply.
  *   <li>same-node when every ready endpoint has a node hint and one names this node;
  *   <li>else same-zone when every ready endpoint has a zone hint and one names this node's zone;
  *   <li>else none: every endpoint. No ready endpoint means no hints to consider.
@@ -92,13 +93,25 @@ public final class TopologyRule {
   }
 
   private static TopologyDecision local(List<Endpoint> endpoints, NodeLocality here) {
+    boolean servingTerminatingHere = false;
     if (here.node() != null) {
       for (Endpoint endpoint : endpoints) {
-        if (here.node().equals(endpoint.node())
-            && (endpoint.ready() || (endpoint.serving() && endpoint.terminating()))) {
+        if (!here.node().equals(endpoint.node())) {
+          continue;
+        }
+        if (endpoint.ready()) {
           return new TopologyDecision(TopologyDecision.Mode.LOCAL, null, here.node(), here.zone());
         }
+        servingTerminatingHere |= endpoint.serving() && endpoint.terminating();
       }
+    }
+    if (servingTerminatingHere) {
+      return new TopologyDecision(
+          TopologyDecision.Mode.LOCAL,
+          null,
+          here.node(),
+          here.zone(),
+          /* localTerminating= */ true);
     }
     return new TopologyDecision(
         TopologyDecision.Mode.NO_LOCAL_ENDPOINT, null, here.node(), here.zone());

@@ -203,12 +203,14 @@ public final class XdsResources {
    *
    * <p>Topology ({@link TopologyDecision}, made once for this node when the Service changed): the
    * chosen endpoints are priority 0; with hints followed, the Service's other endpoints follow as
-   * lower priorities ({@link #tier}); with internalTrafficPolicy Local only this node's are sent,
-   * and none here drops every call as {@value #NO_NODE_LOCAL_ENDPOINT}.
+   * lower priorities ({@link #tier}); with internalTrafficPolicy Local only this node's chosen ones
+   * are sent (its ready ones, else its serving terminating ones), and none here drops every call as
+   * {@value #NO_NODE_LOCAL_ENDPOINT}.
    *
-   * <p>Health says where calls go, as kube-proxy routes them: while the port has a ready endpoint,
-   * the ready ones are HEALTHY and serving terminating ones DRAINING (Envoy and gRPC send them no
-   * new calls); once none is ready, the serving terminating ones are the fallback (KEP-1669) and go
+   * <p>Health says where calls go, as kube-proxy routes them: while the port has a ready endpoint
+   * among those sent, the ready ones are HEALTHY and serving terminating ones DRAINING (Envoy and
+   * gRPC send them no new calls); once none sent is ready, the serving terminating ones are the
+   * fallback (KEP-1669; for Local, this node's own fallback, whatever other nodes have) and go
    * HEALTHY, because both Envoy and gRPC route only to HEALTHY (or UNKNOWN) endpoints and would
    * otherwise fail every call while those pods still answer. Endpoints neither ready nor serving
    * are left out.
@@ -235,9 +237,14 @@ public final class XdsResources {
     if (decision.mode() == TopologyDecision.Mode.NO_LOCAL_ENDPOINT) {
       return dropsEverything(assignment, NO_NODE_LOCAL_ENDPOINT);
     }
+    // Whether an endpoint sent is ready: counted over the sent ones only, so that with
+    // internalTrafficPolicy Local this node's serving terminating fallback goes HEALTHY even while
+    // a remote endpoint (never sent) is ready.
     boolean anyReady = false;
     for (Endpoint endpoint : service.get().endpoints()) {
-      if (endpoint.ready() && selection.get().on(endpoint).isPresent()) {
+      if (endpoint.ready()
+          && tier(decision, endpoint) >= 0
+          && selection.get().on(endpoint).isPresent()) {
         anyReady = true;
         break;
       }
@@ -293,7 +300,8 @@ public final class XdsResources {
    *   <li>with hints followed (same-node, same-zone), the Service's other endpoints behind it, so
    *       that a client fails over when the chosen ones stop answering, not only when the
    *       controller rewrites the hints: 1 those on this node, 2 those in this zone, 3 the rest;
-   *   <li>internalTrafficPolicy Local: this node's only, never a remote one (-1 for the others).
+   *   <li>internalTrafficPolicy Local: the chosen ones only (this node's ready ones, else its
+   *       serving terminating ones), never a remote one (-1 for the others).
    * </ul>
    */
   static int tier(TopologyDecision decision, Endpoint endpoint) {

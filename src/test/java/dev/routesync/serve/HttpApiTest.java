@@ -197,6 +197,45 @@ class HttpApiTest {
   }
 
   @Test
+  void aLocalServiceListsThisNodesDrainingPodAsChosenAndCountsOnlyReadyOnes() throws Exception {
+    Port grpc = new Port("grpc", 8080, "TCP");
+    // This node's pod is draining (still serving), node-b's is ready: this node uses its own.
+    table.publish(
+        Map.of(
+            new ServiceKey("shop", "local"),
+            dev.routesync.table.ServiceState.decided(
+                List.of(
+                    new Endpoint(
+                        "10.0.2.1", List.of(grpc), "zone-a", "node-a", "l-1", false, true, true),
+                    new Endpoint(
+                        "10.0.2.2", List.of(grpc), "zone-a", "node-b", "l-2", true, true, false)),
+                List.of(grpc),
+                dev.routesync.table.ServiceTraffic.of(null, true),
+                new dev.routesync.table.NodeLocality("node-a", "zone-a", null))),
+        List.of());
+
+    JsonObject local = http.get("/v1/services/shop/local").json();
+
+    assertThat(local.getJsonObject("topology").getString("mode")).isEqualTo("LOCAL");
+    assertThat(local.getJsonObject("topology").getString("reason"))
+        .isEqualTo("local terminating fallback");
+    assertThat(local.getJsonArray("endpoints").stream().map(JsonObject.class::cast))
+        .extracting(
+            e -> e.getString("ip"),
+            e -> e.getBoolean("ready"),
+            e -> e.getBoolean("serving"),
+            e -> e.getBoolean("terminating"),
+            e -> e.getBoolean("selected"))
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("10.0.2.1", false, true, true, true),
+            org.assertj.core.groups.Tuple.tuple("10.0.2.2", true, true, false, false));
+    // Ready counts stay ready counts: the draining pod is listed but not counted ready.
+    assertThat(local.getJsonArray("port_counts").getJsonObject(0).getMap())
+        .containsEntry("ready", 1)
+        .containsEntry("listed", 1);
+  }
+
+  @Test
   void reflectsANewVersionAtOnce() throws Exception {
     table.publish(Map.of(), List.of(new ServiceKey("shop", "cart")));
     assertThat(http.get("/v1/services/shop/cart").status()).isEqualTo(404);

@@ -150,6 +150,34 @@ class TopologyRuleTest {
             null,
             List.of("10.0.0.1")),
         Arguments.of(
+            "Local, serving terminating here while another node has a ready one: the local one",
+            local,
+            HERE,
+            eps("10.0.0.1/node-1/zone-a///t", "10.0.0.2/node-2/zone-a///r"),
+            Mode.LOCAL,
+            null,
+            List.of("10.0.0.1")),
+        Arguments.of(
+            "Local, ready and serving terminating here: the ready one only",
+            local,
+            HERE,
+            eps(
+                "10.0.0.1/node-1/zone-a///t",
+                "10.0.0.2/node-2/zone-a///r",
+                "10.0.0.3/node-1/zone-a///r",
+                "10.0.0.4/node-2/zone-a///t"),
+            Mode.LOCAL,
+            null,
+            List.of("10.0.0.3")),
+        Arguments.of(
+            "Local, terminating ones on other nodes only: nothing, never a remote one",
+            local,
+            HERE,
+            eps("10.0.0.2/node-2/zone-a///t", "10.0.0.3/node-3/zone-a///r"),
+            Mode.NO_LOCAL_ENDPOINT,
+            null,
+            List.of()),
+        Arguments.of(
             "Local, none on this node: nothing, never a remote one",
             local,
             HERE,
@@ -200,6 +228,24 @@ class TopologyRuleTest {
     if (mode == Mode.NO_LOCAL_ENDPOINT) {
       assertThat(decision.reason()).isEqualTo("no node-local endpoint");
     }
+  }
+
+  @org.junit.jupiter.api.Test
+  void localTerminatingFallbackSaysSoAndAReadyLocalEndpointDoesNot() {
+    ServiceTraffic local = ServiceTraffic.of(null, true);
+
+    TopologyDecision fallback =
+        TopologyRule.decide(
+            eps("10.0.0.1/node-1/zone-a///t", "10.0.0.2/node-2/zone-a///r"), local, HERE);
+    TopologyDecision ready =
+        TopologyRule.decide(
+            eps("10.0.0.1/node-1/zone-a///t", "10.0.0.3/node-1/zone-a///r"), local, HERE);
+
+    assertThat(fallback.mode()).isEqualTo(Mode.LOCAL);
+    assertThat(fallback.reason()).isEqualTo("local terminating fallback");
+    assertThat(fallback.fallback()).as("not a hints fallback: no metric, no log").isNull();
+    assertThat(ready.mode()).isEqualTo(Mode.LOCAL);
+    assertThat(ready.reason()).isEmpty();
   }
 
   @org.junit.jupiter.api.Test

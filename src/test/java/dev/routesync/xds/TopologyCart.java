@@ -48,18 +48,32 @@ record TopologyCart(MockCluster cluster, XdsBackends backends) {
     return slice;
   }
 
+  /**
+   * Rewrites the slice of backend {@code id} (no hints) with its pod's endpoint in {@code
+   * conditions}, as the controller does when the pod begins terminating.
+   */
+  EndpointSlice sliceIn(String id, String node, String zone, Conditions conditions) {
+    EndpointSlice slice = sliceOf(id, node, zone, conditions);
+    cluster.apply(slice);
+    return slice;
+  }
+
   /** Deletes the slice of backend {@code id} (its pod left {@code node}). */
   void deleteSlice(String id, String node, String zone) {
     cluster.delete(sliceOf(id, node, zone));
   }
 
   private EndpointSlice sliceOf(String id, String node, String zone) {
+    return sliceOf(id, node, zone, Conditions.READY);
+  }
+
+  private EndpointSlice sliceOf(String id, String node, String zone, Conditions conditions) {
     Backend backend = backends.get(id);
     return XdsObjects.slice(
         "shop",
         "cart-" + id,
         "cart",
         backend.port(),
-        List.of(new Slices.Pod("cart-" + id, backend.ip(), node, zone, Conditions.READY)));
+        List.of(new Slices.Pod("cart-" + id, backend.ip(), node, zone, conditions)));
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.routesync.table.TopologyDecision;
 import dev.routesync.testing.AgentHarness;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.Slices.Conditions;
 import dev.routesync.testing.TcpProxy;
 import dev.routesync.testing.XdsAgent;
 import dev.routesync.testing.XdsBackends;
@@ -176,6 +177,66 @@ class TopologyInteropTest {
             + " ms after it left (debounce "
             + AgentHarness.FAST.debounce().toMillis()
             + " ms)");
+  }
+
+  @Test
+  void internalTrafficPolicyLocalKeepsCallingThisNodesDrainingPodWhileARemoteOneIsReady()
+      throws Exception {
+    service(null, "Local");
+    TopologyCart cart = new TopologyCart(cluster, backends);
+    cart.sliceIn("a", "node-a", "zone-a", Conditions.READY);
+    cart.sliceIn("b", "node-b", "zone-a", Conditions.READY);
+    Awaitility.await()
+        .atMost(FOLLOW)
+        .until(
+            () ->
+                agent
+                    .service("shop", "cart")
+                    .filter(s -> s.endpoints().size() == 2)
+                    .filter(s -> s.topology().mode() == TopologyDecision.Mode.LOCAL)
+                    .isPresent());
+    ManagedChannel channel = channel();
+    awaitOnly(channel, FIRST_ROUTE, "a");
+
+    // This node's pod begins terminating and still serves; node-b's stays ready. kube-proxy keeps
+    // to this node's pod: so does the client, and it never reaches b.
+    cart.sliceIn("a", "node-a", "zone-a", Conditions.TERMINATING_SERVING);
+    Awaitility.await()
+        .atMost(FOLLOW)
+        .until(
+            () ->
+                agent
+                    .service("shop", "cart")
+                    .filter(
+                        s ->
+                            s.endpoints().stream()
+                                .noneMatch(e -> "node-a".equals(e.node()) && e.ready()))
+                    .isPresent());
+    // Calls for a while after the table changed (the push follows within the debounce): each one
+    // answered by a.
+    long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+    int answered = 0;
+    while (System.nanoTime() < until) {
+      assertThat(XdsBackends.who(channel, CALL_DEADLINE)).isEqualTo("a");
+      answered++;
+    }
+    assertThat(backends.get("b").calls().get()).isZero();
+
+    // The pod stops serving: no endpoint on this node, so calls fail, still never reaching b.
+    cart.sliceIn("a", "node-a", "zone-a", Conditions.TERMINATING);
+    StatusRuntimeException failed =
+        Awaitility.await()
+            .atMost(FOLLOW)
+            .ignoreExceptions()
+            .until(
+                () -> failure(channel),
+                f -> f != null && f.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED);
+    assertThat(failed.getStatus().getDescription()).contains("no_node_local_endpoint");
+    assertThat(backends.get("b").calls().get()).isZero();
+    System.out.println(
+        "topology interop: internalTrafficPolicy Local kept this node's serving terminating pod for "
+            + answered
+            + " calls over 2 s while a remote pod was ready; b answered 0");
   }
 
   private ManagedChannel channel() throws Exception {

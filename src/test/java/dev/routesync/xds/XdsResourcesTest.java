@@ -399,6 +399,73 @@ class XdsResourcesTest {
         .isEqualTo("no_node_local_endpoint");
   }
 
+  private static Endpoint draining(String ip, String node) {
+    return new Endpoint(
+        ip, GRPC, "zone-a", EndpointHints.NONE, node, "pod-" + ip, false, true, true);
+  }
+
+  /** Each endpoint sent, as address and health. */
+  private static List<String> sent(ClusterLoadAssignment assignment) {
+    return assignment.getEndpointsList().stream()
+        .flatMap(locality -> locality.getLbEndpointsList().stream())
+        .map(
+            e ->
+                e.getEndpoint().getAddress().getSocketAddress().getAddress()
+                    + " "
+                    + e.getHealthStatus())
+        .toList();
+  }
+
+  @Test
+  void
+      internalTrafficPolicyLocalSendsThisNodesServingTerminatingOnesAsHealthyWhenNoneHereIsReady() {
+    NodeLocality here = new NodeLocality("node-1", "zone-a", null);
+    // This node's pod is draining while node-2's is ready: kube-proxy keeps to this node's.
+    ServiceEndpoints local =
+        decided(
+            List.of(
+                draining("10.0.0.1", "node-1"),
+                placed("10.0.0.2", "node-2", "zone-a", EndpointHints.NONE)),
+            ServiceTraffic.of(null, true),
+            here);
+
+    ClusterLoadAssignment assignment = assignment("cart.shop:8080", local);
+
+    assertThat(XdsResources.dropsEverything(assignment)).isFalse();
+    assertThat(sent(assignment)).containsExactly("10.0.0.1 HEALTHY");
+  }
+
+  @Test
+  void internalTrafficPolicyLocalSendsThisNodesReadyOnesOnlyWhenItHasOne() {
+    NodeLocality here = new NodeLocality("node-1", "zone-a", null);
+    ServiceEndpoints local =
+        decided(
+            List.of(
+                draining("10.0.0.1", "node-1"),
+                placed("10.0.0.2", "node-2", "zone-a", EndpointHints.NONE),
+                placed("10.0.0.3", "node-1", "zone-a", EndpointHints.NONE),
+                draining("10.0.0.4", "node-2")),
+            ServiceTraffic.of(null, true),
+            here);
+
+    assertThat(sent(assignment("cart.shop:8080", local))).containsExactly("10.0.0.3 HEALTHY");
+  }
+
+  @Test
+  void aServiceWithoutLocalStillDrainsServingTerminatingOnesBesideAReadyOne() {
+    NodeLocality here = new NodeLocality("node-1", "zone-a", null);
+    ServiceEndpoints cluster =
+        decided(
+            List.of(
+                draining("10.0.0.1", "node-1"),
+                placed("10.0.0.2", "node-2", "zone-a", EndpointHints.NONE)),
+            ServiceTraffic.DEFAULT,
+            here);
+
+    assertThat(sent(assignment("cart.shop:8080", cluster)))
+        .containsExactly("10.0.0.1 DRAINING", "10.0.0.2 HEALTHY");
+  }
+
   @Test
   void udpPortsAreNotServedToXdsClients() {
     ServiceEndpoints service =

@@ -71,6 +71,23 @@ final class EndpointMerger {
     return routableOf(DualStackPairs.pair(all(), ipv6Primary));
   }
 
+  /**
+   * The endpoints of a Service with {@code internalTrafficPolicy: Local}, sorted by IP: the ready
+   * ones and, beside them, every serving terminating one. kube-proxy picks per node (this node's
+   * ready ones, else this node's serving terminating ones), so a serving terminating pod on this
+   * node is needed while another node still has a ready one; the table keeps it and {@code
+   * TopologyRule} chooses. Only Local Services pay for the extra endpoints.
+   */
+  List<Endpoint> routableForLocal(boolean ipv6Primary) {
+    List<Endpoint> kept = new ArrayList<>();
+    for (Endpoint endpoint : DualStackPairs.pair(all(), ipv6Primary)) {
+      if (endpoint.ready() || (endpoint.serving() && endpoint.terminating())) {
+        kept.add(endpoint);
+      }
+    }
+    return kept;
+  }
+
   private static List<Endpoint> routableOf(List<Endpoint> all) {
     List<Endpoint> ready = new ArrayList<>();
     List<Endpoint> servingTerminating = new ArrayList<>();

@@ -28,8 +28,22 @@ public final class ServiceMerge {
    *     pod's IPv6 address is then its primary
    */
   public static Translation merge(List<ObjectTranslation> objects, boolean ipv6Primary) {
+    return merge(objects, ipv6Primary, /* internalLocal= */ false);
+  }
+
+  /**
+   * @param objects the Service's objects' translations, in a deterministic order (by object name)
+   * @param ipv6Primary whether the Service's first {@code ipFamilies} entry is IPv6: a dual-stack
+   *     pod's IPv6 address is then its primary
+   * @param internalLocal whether the Service has {@code internalTrafficPolicy: Local}: its serving
+   *     terminating endpoints are then kept beside the ready ones ({@link
+   *     EndpointMerger#routableForLocal}), because each node chooses among its own; every other
+   *     Service keeps the ready ones, or the serving terminating ones when none is ready
+   */
+  public static Translation merge(
+      List<ObjectTranslation> objects, boolean ipv6Primary, boolean internalLocal) {
     if (objects.size() == 1) {
-      return single(objects.get(0), ipv6Primary);
+      return single(objects.get(0), ipv6Primary, internalLocal);
     }
     EndpointMerger merger = new EndpointMerger();
     List<Skip> skips = new ArrayList<>();
@@ -37,14 +51,20 @@ public final class ServiceMerge {
       object.endpoints().forEach(merger::add);
       skips.addAll(object.skips());
     }
-    return new Translation(merger.routable(ipv6Primary), skips);
+    return new Translation(routable(merger, ipv6Primary, internalLocal), skips);
+  }
+
+  private static List<Endpoint> routable(
+      EndpointMerger merger, boolean ipv6Primary, boolean internalLocal) {
+    return internalLocal ? merger.routableForLocal(ipv6Primary) : merger.routable(ipv6Primary);
   }
 
   // The common case (one slice per Service): the object's list is already deduplicated and sorted,
   // and when every endpoint is ready and of one family (a healthy single-stack Service) it is the
   // routable list itself, so the table holds the very list the store holds instead of a second
   // copy of it.
-  private static Translation single(ObjectTranslation object, boolean ipv6Primary) {
+  private static Translation single(
+      ObjectTranslation object, boolean ipv6Primary, boolean internalLocal) {
     List<Endpoint> all = object.endpoints();
     boolean allReady = true;
     boolean oneFamily = true;
@@ -63,6 +83,6 @@ public final class ServiceMerge {
     }
     EndpointMerger merger = new EndpointMerger();
     all.forEach(merger::add);
-    return new Translation(merger.routable(ipv6Primary), object.skips());
+    return new Translation(routable(merger, ipv6Primary, internalLocal), object.skips());
   }
 }
