@@ -114,8 +114,7 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
       }
     }
     ServiceTraffic settings = traffic.apply(key);
-    Translation merged =
-        ServiceMerge.merge(translations, settings.ipv6Primary(), settings.internalLocal());
+    Translation merged = ServiceMerge.merge(translations, settings);
     counted.firstSeen(key, merged.skips()).forEach(skips::report);
     return Optional.of(
         new Found(

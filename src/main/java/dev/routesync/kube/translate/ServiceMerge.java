@@ -1,6 +1,7 @@
 package dev.routesync.kube.translate;
 
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.ServiceTraffic;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,33 +16,25 @@ public final class ServiceMerge {
   private ServiceMerge() {}
 
   /**
-   * {@link #merge(List, boolean)} for a Service whose IP families are not known: a dual-stack pod's
-   * IPv4 address is its primary.
+   * {@link #merge(List, ServiceTraffic)} for a Service whose settings are not known: a dual-stack
+   * pod's IPv4 address is its primary, and no serving terminating endpoint is kept beside a ready
+   * one.
    */
   public static Translation merge(List<ObjectTranslation> objects) {
-    return merge(objects, /* ipv6Primary= */ false);
+    return merge(objects, ServiceTraffic.DEFAULT);
   }
 
   /**
    * @param objects the Service's objects' translations, in a deterministic order (by object name)
-   * @param ipv6Primary whether the Service's first {@code ipFamilies} entry is IPv6: a dual-stack
-   *     pod's IPv6 address is then its primary
-   */
-  public static Translation merge(List<ObjectTranslation> objects, boolean ipv6Primary) {
-    return merge(objects, ipv6Primary, /* internalLocal= */ false);
-  }
-
-  /**
-   * @param objects the Service's objects' translations, in a deterministic order (by object name)
-   * @param ipv6Primary whether the Service's first {@code ipFamilies} entry is IPv6: a dual-stack
-   *     pod's IPv6 address is then its primary
-   * @param internalLocal whether the Service has {@code internalTrafficPolicy: Local}: its serving
-   *     terminating endpoints are then kept beside the ready ones ({@link
+   * @param traffic the Service's settings: with {@code ipv6Primary} a dual-stack pod's IPv6 address
+   *     is its primary; with {@code internalLocal} ({@code internalTrafficPolicy: Local}) its
+   *     serving terminating endpoints are kept beside the ready ones ({@link
    *     EndpointMerger#routableForLocal}), because each node chooses among its own; every other
    *     Service keeps the ready ones, or the serving terminating ones when none is ready
    */
-  public static Translation merge(
-      List<ObjectTranslation> objects, boolean ipv6Primary, boolean internalLocal) {
+  public static Translation merge(List<ObjectTranslation> objects, ServiceTraffic traffic) {
+    boolean ipv6Primary = traffic.ipv6Primary();
+    boolean internalLocal = traffic.internalLocal();
     if (objects.size() == 1) {
       return single(objects.get(0), ipv6Primary, internalLocal);
     }

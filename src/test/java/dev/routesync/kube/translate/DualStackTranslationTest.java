@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
+import dev.routesync.table.ServiceTraffic;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
@@ -72,8 +73,10 @@ class DualStackTranslationTest {
                     Listed.ready("web-1", "fd00::1"),
                     Listed.ready("web-2", "fd00::2"))));
 
-    List<Endpoint> ipv6First = ServiceMerge.merge(objects, /* ipv6Primary= */ true).endpoints();
-    List<Endpoint> ipv4First = ServiceMerge.merge(objects, /* ipv6Primary= */ false).endpoints();
+    List<Endpoint> ipv6First =
+        ServiceMerge.merge(objects, ServiceTraffic.of(null, false, /* ipv6Primary= */ true))
+            .endpoints();
+    List<Endpoint> ipv4First = ServiceMerge.merge(objects, ServiceTraffic.DEFAULT).endpoints();
 
     assertThat(ipv6First)
         .extracting(Endpoint::addresses)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.routesync.table.Endpoint;
+import dev.routesync.table.ServiceTraffic;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPortBuilder;
@@ -21,6 +22,9 @@ import org.junit.jupiter.api.Test;
  * nodeName}, {@code zone} and a {@code targetRef} on every endpoint.
  */
 class LocalPolicyMergeTest {
+
+  /** internalTrafficPolicy: Local, IPv4 first. */
+  private static final ServiceTraffic LOCAL = ServiceTraffic.of(null, true);
 
   /** One endpoint of a slice: its pod, address, node and conditions. */
   private record Listed(
@@ -44,8 +48,7 @@ class LocalPolicyMergeTest {
             SliceTranslator.translateOne(
                 slice("web-abc", DRAINING_HERE, READY_THERE, GONE_THERE, STARTING_HERE)));
 
-    List<Endpoint> local =
-        ServiceMerge.merge(one, /* ipv6Primary= */ false, /* internalLocal= */ true).endpoints();
+    List<Endpoint> local = ServiceMerge.merge(one, LOCAL).endpoints();
 
     assertThat(local)
         .extracting(
@@ -62,7 +65,7 @@ class LocalPolicyMergeTest {
             SliceTranslator.translateOne(slice("web-abc", DRAINING_HERE, GONE_THERE)),
             SliceTranslator.translateOne(slice("web-def", READY_THERE, STARTING_HERE)));
 
-    assertThat(ServiceMerge.merge(two, false, /* internalLocal= */ true).endpoints())
+    assertThat(ServiceMerge.merge(two, LOCAL).endpoints())
         .extracting(Endpoint::ip, Endpoint::ready)
         .containsExactly(tuple("10.0.0.1", false), tuple("10.0.0.2", true));
   }
@@ -78,10 +81,10 @@ class LocalPolicyMergeTest {
             SliceTranslator.translateOne(slice("web-abc", DRAINING_HERE, GONE_THERE)),
             SliceTranslator.translateOne(slice("web-def", READY_THERE, STARTING_HERE)));
 
-    assertThat(ServiceMerge.merge(one, false, /* internalLocal= */ false).endpoints())
+    assertThat(ServiceMerge.merge(one, ServiceTraffic.DEFAULT).endpoints())
         .extracting(Endpoint::ip)
         .containsExactly("10.0.0.2");
-    assertThat(ServiceMerge.merge(two, false, /* internalLocal= */ false).endpoints())
+    assertThat(ServiceMerge.merge(two, ServiceTraffic.DEFAULT).endpoints())
         .extracting(Endpoint::ip)
         .containsExactly("10.0.0.2");
     assertThat(ServiceMerge.merge(one).endpoints())
@@ -94,10 +97,10 @@ class LocalPolicyMergeTest {
     List<ObjectTranslation> one =
         List.of(SliceTranslator.translateOne(slice("web-abc", DRAINING_HERE, GONE_THERE)));
 
-    assertThat(ServiceMerge.merge(one, false, /* internalLocal= */ true).endpoints())
+    assertThat(ServiceMerge.merge(one, LOCAL).endpoints())
         .extracting(Endpoint::ip)
         .containsExactly("10.0.0.1");
-    assertThat(ServiceMerge.merge(one, false, /* internalLocal= */ false).endpoints())
+    assertThat(ServiceMerge.merge(one, ServiceTraffic.DEFAULT).endpoints())
         .extracting(Endpoint::ip)
         .containsExactly("10.0.0.1");
   }
@@ -106,8 +109,7 @@ class LocalPolicyMergeTest {
   void aHealthyLocalServiceIsTheStoredListItself() {
     ObjectTranslation object = SliceTranslator.translateOne(slice("web-abc", READY_THERE));
 
-    assertThat(ServiceMerge.merge(List.of(object), false, /* internalLocal= */ true).endpoints())
-        .isSameAs(object.endpoints());
+    assertThat(ServiceMerge.merge(List.of(object), LOCAL).endpoints()).isSameAs(object.endpoints());
   }
 
   private static EndpointSlice slice(String name, Listed... listed) {
