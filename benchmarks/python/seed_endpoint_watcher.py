@@ -86,19 +86,30 @@ from kubernetes import config
 
 
 class CountingRegistry(ServiceRegistry):
-    """The seed's registry, counting the events it is handed and when the last one was."""
+    """The seed's registry, counting the events it is handed, when the last one was, and the
+    writes that changed it."""
 
     def __init__(self) -> None:
         super().__init__()
         self.events = 0
+        self.writes = 0
         self.last_ns = 0
 
+    def _held(self, namespace, name):
+        entry = self._entries.get(self._key(namespace, name))
+        return None if entry is None else entry.addresses
+
     def reconcile(self, namespace, name, desired):
+        before = self._held(namespace, name)  # reconcile replaces the set, never mutates it
         super().reconcile(namespace, name, desired)
+        if self._held(namespace, name) is not before:
+            self.writes += 1
         self.events += 1
         self.last_ns = time.monotonic_ns()  # CLOCK_MONOTONIC, as Java's System.nanoTime()
 
     def drop(self, namespace, name):
+        if self._held(namespace, name) is not None:
+            self.writes += 1
         super().drop(namespace, name)
         self.events += 1
         self.last_ns = time.monotonic_ns()
@@ -119,7 +130,11 @@ def control(registry: CountingRegistry) -> None:
         if not words:
             continue
         if words[0] == "report":
-            print(f"REPORT {registry.events} {registry.last_ns} {len(registry._entries)}", flush=True)
+            print(
+                f"REPORT {registry.events} {registry.last_ns} {len(registry._entries)}"
+                f" {registry.writes}",
+                flush=True,
+            )
         elif words[0] == "digest":
             print(f"DIGEST {digest(registry)}", flush=True)
         elif words[0] == "quit":
