@@ -10,13 +10,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A front for fabric8's CRUD mock that serves watches the way a real API server does to a client
- * that asks without a websocket upgrade (the official Python client): a chunked HTTP response, one
- * JSON event per line. The CRUD mock only answers watches over websockets ({@code "Connection"
- * header must be "Upgrade"}) and reads {@code watch=True}, which Python sends, as a list.
+ * that asks without a websocket upgrade (the official Python and JavaScript clients): a chunked
+ * HTTP response, one JSON event per line. The CRUD mock only answers watches over websockets
+ * ({@code "Connection" header must be "Upgrade"}) and reads {@code watch=True}, which Python sends,
+ * as a list.
  *
  * <p>Each such watch opens a websocket watch on the mock and copies its text frames out as lines;
- * other requests are forwarded as they are. It runs in the feed's process, so its CPU is not the
- * measured watcher's.
+ * other requests are forwarded as they are, with {@code application/json} as the answer's {@code
+ * Content-Type} when the mock gives none (the JavaScript client, {@code @kubernetes/client-node},
+ * parses nothing else). It runs in the feed's process, so its CPU is not the measured watchers'.
  */
 final class HttpWatchBridge implements AutoCloseable {
 
@@ -76,10 +78,10 @@ final class HttpWatchBridge implements AutoCloseable {
             pair -> {
               var answer = (io.vertx.core.http.HttpClientResponse) pair[0];
               var response = request.response().setStatusCode(answer.statusCode());
+              // The CRUD mock answers lists without a Content-Type; a real API server sends one,
+              // and the JavaScript client refuses to parse a body without it.
               String type = answer.getHeader("Content-Type");
-              if (type != null) {
-                response.putHeader("Content-Type", type);
-              }
+              response.putHeader("Content-Type", type != null ? type : "application/json");
               response.end((io.vertx.core.buffer.Buffer) pair[1]);
             })
         .onFailure(error -> request.response().setStatusCode(502).end(error.toString()));
