@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Whole-process CPU per watch event: the agent (the built jar, --source endpoints) against the
-# seed's Python EndpointWatcher on the official client, on one separate-process feed (issue 12,
-# target 0). See ProcessCpuRun's javadoc for what runs and what is measured.
+# Whole-process CPU per watch event: the agent (the built jar, --source endpoints) against two
+# peers on one separate-process feed: the official JavaScript client's informer
+# (benchmarks/js-informer, issue 23) and the seed's Python EndpointWatcher on the official Python
+# client (issue 12, target 0). See ProcessCpuRun's javadoc for what runs and what is measured.
 #
 #   benchmarks/process-cpu.sh [--runs N] [--profile] [ProcessCpuRun options, e.g. --rate 300]
 #
@@ -9,6 +10,9 @@
 #   --profile    also profile the agent over the measured bursts with async-profiler (perf_events
 #                "cpu" mode when the kernel allows it, else set --profile-event itimer), and
 #                bucket the samples (benchmarks/profile_buckets.py --rules process)
+#
+# Leave a peer out with --no-js true or --no-python true. Without node and npm the JS peer is left
+# out, loudly.
 #
 # Each run's output goes to benchmarks/target/process-cpu/<time>-run<N>/ (summary.txt, the
 # processes' logs, agent.collapsed and buckets.txt with --profile). Wrap it in `flock
@@ -36,6 +40,17 @@ if ! "$python" -c 'import kubernetes' 2> /dev/null; then
   echo "process-cpu: installing python3-kubernetes (apt)"
   apt-get install -y --no-install-recommends python3-kubernetes > /dev/null \
     || { apt-get update > /dev/null && apt-get install -y --no-install-recommends python3-kubernetes > /dev/null; }
+fi
+
+# The informer runs on @kubernetes/client-node as pinned in benchmarks/js-informer/package-lock.json.
+if command -v node > /dev/null && command -v npm > /dev/null; then
+  if [[ ! -d benchmarks/js-informer/node_modules/@kubernetes/client-node ]]; then
+    echo "process-cpu: installing the JS informer's client (npm ci)"
+    npm ci --prefix benchmarks/js-informer --ignore-scripts --no-audit --no-fund > /dev/null
+  fi
+else
+  echo "!!! process-cpu: node/npm NOT FOUND: the JS informer peer is LEFT OUT !!!" >&2
+  pass+=(--no-js true)
 fi
 
 if [[ ! -f target/routesync.jar ]]; then

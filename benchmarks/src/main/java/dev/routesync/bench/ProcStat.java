@@ -49,6 +49,27 @@ final class ProcStat {
 
   record Thread(String name, long ticks) {}
 
+  /** Resident memory now and at its peak, from {@code /proc/<pid>/status}. */
+  record Memory(long rssKiB, long peakRssKiB) {}
+
+  static Memory memory(long pid) throws IOException {
+    long rss = -1;
+    long peak = -1;
+    for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
+      if (line.startsWith("VmRSS:")) {
+        rss = kib(line);
+      } else if (line.startsWith("VmHWM:")) {
+        peak = kib(line);
+      }
+    }
+    return new Memory(rss, peak);
+  }
+
+  private static long kib(String statusLine) {
+    // "VmRSS:\t  123456 kB"
+    return Long.parseLong(statusLine.replaceAll("[^0-9]", ""));
+  }
+
   /** Milliseconds of CPU per thread-name group between two {@link #threads} readings. */
   static Map<String, Double> byName(Map<Long, Thread> before, Map<Long, Thread> after) {
     Map<String, Double> groups = new TreeMap<>();
