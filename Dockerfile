@@ -48,7 +48,12 @@ EXPOSE 9464
 # A different limit needs a different layout: set JAVA_TOOL_OPTIONS in the DaemonSet (its test
 # checks that the flags fit the limit). scripts/check-runtime.sh and scripts/soak-memory.sh read
 # this line (scripts/image-env.sh).
-ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -Xms96m -Xmx96m -XX:MaxMetaspaceSize=80m -XX:ReservedCodeCacheSize=32m -XX:MaxDirectMemorySize=16m -Xss512k -XX:ActiveProcessorCount=2 -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError"
+# JIT: C1 only (-XX:TieredStopAtLevel=1). A node agent sees bursts after quiet hours, and with C2
+# the first bursts after a start paid more CPU in C2's compiler threads than in the agent's own
+# work (benchmarks/process-cpu.sh: 2,150 of 3,790 ms over two bursts of 3,000 events); C1's code
+# runs the same work in about 1.7x the time of C2's and compiles it for almost nothing, so the
+# whole process costs 0.4 to 0.7 of what it did, and starts faster (benchmarks/README.md).
+ENV JAVA_TOOL_OPTIONS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms96m -Xmx96m -XX:MaxMetaspaceSize=80m -XX:ReservedCodeCacheSize=32m -XX:MaxDirectMemorySize=16m -Xss512k -XX:ActiveProcessorCount=2 -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError"
 # glibc's malloc keeps up to 8 arenas per CPU, each holding freed memory: two are enough here.
 ENV MALLOC_ARENA_MAX=2
 ENTRYPOINT ["/opt/jre/bin/java", "-jar", "/app/routesync.jar"]

@@ -71,6 +71,12 @@ if $profile; then
   profiler=(--profile "$PWD/benchmarks/target/async-profiler/linux-x64/libasyncProfiler.so")
 fi
 
+# The agent runs with the image's JVM flags (the Dockerfile's JAVA_TOOL_OPTIONS) unless given
+# --agent-jvm.
+if [[ " ${pass[*]} " != *" --agent-jvm "* ]]; then
+  pass+=(--agent-jvm "$(scripts/image-env.sh JAVA_TOOL_OPTIONS)")
+fi
+
 for run in $(seq 1 "$runs"); do
   out=benchmarks/target/process-cpu/$(date -u +%Y%m%dT%H%M%SZ)-run$run
   mkdir -p "$out"
