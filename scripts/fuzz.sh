@@ -40,6 +40,8 @@ TARGETS=(
   dev.routesync.serve.RegistryRequestsFuzzTest#requestMessage
   dev.routesync.kube.LabelSelectorsFuzzTest#labelSelector
   dev.routesync.lint.ManifestReaderFuzzTest#manifests
+  dev.routesync.kube.decode.FastDecodeFuzzTest#watchEvents
+  dev.routesync.kube.decode.FastDecodeFuzzTest#endpointSliceLists
 )
 
 seconds=${1:-60}

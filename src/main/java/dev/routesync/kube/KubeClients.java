@@ -1,5 +1,6 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.decode.FastKubernetesSerialization;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -80,8 +81,9 @@ public final class KubeClients {
   }
 
   /**
-   * A client sharing {@code vertx}. Watch reconnects start at the supervisor's minimum backoff, and
-   * failed requests are not retried inside fabric8: the {@link
+   * A client sharing {@code vertx}, reading the endpoint kinds' lists and watch events straight
+   * from their JSON ({@link FastKubernetesSerialization}). Watch reconnects start at the
+   * supervisor's minimum backoff, and failed requests are not retried inside fabric8: the {@link
    * dev.routesync.kube.watch.ResourceWatch} owns retries (with jitter), so a failing list surfaces
    * at once instead of after fabric8's own retry budget.
    */
@@ -94,6 +96,7 @@ public final class KubeClients {
     return new KubernetesClientBuilder()
         .withConfig(tuned)
         .withHttpClientFactory(new NamedClients(vertx))
+        .withKubernetesSerialization(new FastKubernetesSerialization())
         .withTaskExecutor(eventExecutor())
         .build();
   }

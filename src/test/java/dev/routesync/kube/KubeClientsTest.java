@@ -3,9 +3,12 @@ package dev.routesync.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.routesync.kube.decode.FastKubernetesSerialization;
 import dev.routesync.testing.MockCluster;
+import dev.routesync.testing.Slices;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -78,6 +81,66 @@ class KubeClientsTest {
       await().atMost(Duration.ofSeconds(10)).until(() -> informer.getStore().list().size() == 20);
 
       assertThat(threads).containsExactly("kube-events");
+      informer.close();
+    } finally {
+      cluster.close(); // before the client: see MockCluster#url
+      client.close();
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * The agent's client reads EndpointSlice lists and watch events on the fast path ({@link
+   * FastKubernetesSerialization}), into what the API server holds.
+   */
+  @Test
+  void endpointSlicesAreDecodedOnTheFastPath() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    MockCluster cluster = new MockCluster();
+    KubernetesClient client =
+        KubeClients.create(
+            vertx,
+            new ConfigBuilder(Config.empty())
+                .withMasterUrl(cluster.url())
+                .withRequestTimeout(5000)
+                .withConnectionTimeout(2000)
+                .build(),
+            WatchSettings.of(List.of(), "mesh-managed=true"));
+    try {
+      EndpointSlice listed =
+          Slices.slice(
+              "shop", "listed", "checkout", true, 80, List.of(Slices.Pod.ready("a", "10.0.0.1")));
+      cluster.apply(listed);
+      SharedIndexInformer<EndpointSlice> informer =
+          client.discovery().v1().endpointSlices().inNamespace("shop").runnableInformer(0);
+      informer.start().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      EndpointSlice watched =
+          Slices.slice(
+              "shop", "watched", "checkout", true, 81, List.of(Slices.Pod.ready("b", "10.0.0.2")));
+      cluster.apply(watched);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> informer.getStore().getByKey("shop/watched") != null);
+
+      FastKubernetesSerialization serialization =
+          (FastKubernetesSerialization) client.getKubernetesSerialization();
+      assertThat(serialization.decoded())
+          .as("the list and the ADDED event")
+          .isGreaterThanOrEqualTo(2);
+      assertThat(serialization.handedOn()).isZero();
+      for (String name : List.of("listed", "watched")) {
+        EndpointSlice held = informer.getStore().getByKey("shop/" + name);
+        EndpointSlice stored =
+            cluster
+                .client()
+                .discovery()
+                .v1()
+                .endpointSlices()
+                .inNamespace("shop")
+                .withName(name)
+                .get();
+        assertThat(held).isEqualTo(stored);
+      }
       informer.close();
     } finally {
       cluster.close(); // before the client: see MockCluster#url
