@@ -13,8 +13,8 @@ import java.util.function.Supplier;
 import tools.jackson.core.type.TypeReference;
 
 /**
- * Whatever the bytes, the fast path and fabric8's own deserialization agree: the same object (less
- * what the fast path skips) or the same failure. A normal build replays the inputs under {@code
+ * Whatever the bytes, when the fast path answers, fabric8's own deserialization gives the same
+ * object (less what the fast path skips). A normal build replays the inputs under {@code
  * FastDecodeFuzzTestInputs/}; {@code scripts/fuzz.sh} fuzzes.
  */
 class FastDecodeFuzzTest {
@@ -55,16 +55,21 @@ class FastDecodeFuzzTest {
         () -> FABRIC8.unmarshal(new ByteArrayInputStream(input), type));
   }
 
+  /**
+   * Whenever the fast path answers, fabric8 gives the same answer. A document it hands on is
+   * fabric8's on both sides, and is not compared: fabric8's answer to some malformed documents
+   * depends on what its mapper parsed before (an invalid UTF-8 byte in a field name failed on one
+   * instance and passed on the other), which says nothing of the fast path.
+   */
   private static void assertAgree(Supplier<Object> fast, Supplier<Object> fabric8) {
+    long decodedBefore = FAST.decoded();
     Object ours = outcome(fast);
-    Object theirs = outcome(fabric8);
-    if (theirs instanceof String) {
-      assertThat(ours).isEqualTo(theirs);
-    } else {
-      // Both stripped: a document handed on is fabric8's on both sides, unknown fields and all.
-      assertThat(ModelsForTests.withoutLeftOuts(ours))
-          .isEqualTo(ModelsForTests.withoutLeftOuts(theirs));
+    if (FAST.decoded() == decodedBefore) {
+      return;
     }
+    Object theirs = outcome(fabric8);
+    assertThat(theirs).isNotInstanceOf(String.class);
+    assertThat(ours).isEqualTo(ModelsForTests.withoutLeftOuts(theirs));
   }
 
   /** The value, or the exception's class and message. */
