@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # CI's stand-in for `docker build` + `docker run` (Docker cannot run on the build machines):
 # makes the container's Java runtime with the same script the Dockerfile uses
-# (scripts/jlink-runtime.sh), then runs the agent on it with the image's JVM flags:
-#   1. `routesync --version` prints `routesync <project version>`;
+# (scripts/jlink-runtime.sh) from the image's jar, then runs the agent on it with the image's JVM
+# flags:
+#   0. the image's jar (target/routesync.jar) holds only the agent: under 40 MB, no mock API server,
+#      mockwebserver, okhttp or BouncyCastle, no demo classes, and no class in it refers to a class
+#      that minimization or the exclusions took out (jdeps);
+#   1. `routesync --version` prints `routesync <project version>`, and `routesync demo` is refused
+#      with one line that names routesync-demo.jar, exit 2;
 #   2. the TLS provider for the API server (SunEC) is in the runtime;
-#   3. `routesync demo` serves the routing table on its Unix socket (Netty epoll, the mock API
-#      server, the whole agent), then SIGTERM makes it exit 0 within 15 s and remove the socket.
-# Run after `mvn package` (needs target/routesync.jar). Prints PASS/FAIL lines; exits non-zero on
-# the first failure.
+#   3. `routesync demo` from target/routesync-demo.jar serves the routing table on its Unix socket
+#      (Netty epoll, the mock API server, the whole agent), then SIGTERM makes it exit 0 within 15 s
+#      and remove the socket.
+# Run after `mvn package` (needs both jars). Prints PASS/FAIL lines; exits non-zero on the first
+# failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JAR=target/routesync.jar
+DEMO_JAR=target/routesync-demo.jar
 JRE=target/jre
+# The image's jar must stay under this (issue: the image holds only what the agent runs).
+MAX_JAR_BYTES=40000000
 # The image's JVM flags (the Dockerfile's JAVA_TOOL_OPTIONS), so a flag the runtime rejects fails
 # here. Given on the command line: JAVA_TOOL_OPTIONS would add a "Picked up" line to --version.
 read -ra JVM_FLAGS <<< "$(scripts/image-env.sh JAVA_TOOL_OPTIONS)"
@@ -28,14 +37,48 @@ fail() {
 }
 
 [[ -f $JAR ]] || fail "$JAR missing: run 'mvn -B package -DskipTests' first"
+[[ -f $DEMO_JAR ]] || fail "$DEMO_JAR missing: run 'mvn -B package -DskipTests' first"
 # curl reads the HTTP API; without it, the agent's own `get services` (gRPC) on the same runtime.
 query() {
   if command -v curl > /dev/null; then
     curl -s --max-time 2 --unix-socket "$1" http://localhost/v1/services
   else
-    "$JRE/bin/java" -jar "$JAR" get services -o json --socket "$1"
+    "$JRE/bin/java" -jar "$DEMO_JAR" get services -o json --socket "$1"
   fi
 }
+
+# 0. What the image's jar holds.
+jar_bytes=$(stat -c %s "$JAR")
+((jar_bytes < MAX_JAR_BYTES)) || fail "$JAR is $jar_bytes bytes, over $MAX_JAR_BYTES"
+entries=$(unzip -Z1 "$JAR")
+for forbidden in io/fabric8/mockwebserver/ io/fabric8/kubernetes/client/server/mock/ okhttp3/ \
+  org/bouncycastle/ dev/routesync/demo/ dev/routesync/app/DemoCommand; do
+  if grep -q "^$forbidden" <<< "$entries"; then
+    fail "$JAR carries $forbidden (only $DEMO_JAR may)"
+  fi
+done
+classes=$(grep -c '\.class$' <<< "$entries")
+pass "$JAR: $jar_bytes bytes, $classes classes; no mock API server, okhttp, BouncyCastle or demo"
+# A class the jar refers to and lacks. A fat jar refers to optional dependencies it does not carry
+# (Netty's BouncyCastle and brotli support, vertx-web's auth modules, logback's servlet classes):
+# those packages are absent, and their users check before loading them. What must never be missing
+# is a class of a package the jar does carry (minimization cut too deep) or any class of ours,
+# Envoy's, fabric8's or protobuf's (a demo class, a message the xDS server builds). Reviewed
+# exceptions: Netty's org.jetbrains.annotations.Async* (annotations, in no jetbrains-annotations
+# release it ships with), and tools.jackson.core.JsonTokenId (a constants interface: javac leaves
+# its Class entry in the parsers' constant pools, no instruction loads it).
+packages=$(sed -nE '/\.class$/{s#^META-INF/versions/[0-9]+/##;s#/[^/]*$##;s#/#.#g;p}' <<< "$entries" | sort -u)
+missing=$(jdeps --multi-release 17 --missing-deps "$JAR" 2> /dev/null | awk '/not found/ {print $1, $3}')
+broken=$(while read -r from to; do
+  [[ -n $to ]] || continue
+  case $to in
+    org.jetbrains.annotations.Async* | tools.jackson.core.JsonTokenId) continue ;;
+    dev.routesync.* | io.envoyproxy.* | io.fabric8.* | com.google.protobuf.*) echo "$from -> $to" ;;
+    *) grep -qxF "${to%.*}" <<< "$packages" && echo "$from -> $to" ;;
+  esac
+done <<< "$missing" | sort -u)
+[[ -z $broken ]] || fail "classes in $JAR refer to classes it lacks:"$'\n'"$(head -n 20 <<< "$broken")"
+pass "every class $JAR refers to is in it, or in an optional dependency it does not carry"
 
 scripts/jlink-runtime.sh "$JAR" "$JRE" > /dev/null || fail "jlink-runtime.sh could not make the runtime"
 pass "jlinked runtime in $JRE ($(du -sh "$JRE" | cut -f1)): $(cat "$JRE/routesync-modules.txt")"
@@ -45,6 +88,12 @@ java=$JRE/bin/java
 version=$("$java" "${JVM_FLAGS[@]}" -jar "$JAR" --version 2>&1) || fail "--version exited $?: $version"
 [[ $version == "$EXPECTED_VERSION" ]] || fail "--version printed '$version', expected '$EXPECTED_VERSION'"
 pass "--version: $version"
+rc=0
+refused=$("$java" "${JVM_FLAGS[@]}" -jar "$JAR" demo --socket /nonexistent/rs.sock 2>&1) || rc=$?
+[[ $rc -eq 2 ]] || fail "routesync demo in $JAR exited $rc, expected 2: $refused"
+[[ $refused == *routesync-demo.jar* && $(wc -l <<< "$refused") -eq 1 ]] \
+  || fail "routesync demo in $JAR printed '$refused', expected one line naming routesync-demo.jar"
+pass "demo refused by $JAR (exit 2): $refused"
 
 # 2. TLS to the API server needs the EC provider, which is service-loaded (jdeps cannot see it).
 if "$java" -XshowSettings:security:providers -version 2>&1 | grep -q 'Provider name: SunEC'; then
@@ -53,7 +102,7 @@ else
   fail "SunEC provider missing from the runtime (jdk.crypto.ec)"
 fi
 
-# 3. demo: serve, answer, drain on SIGTERM.
+# 3. demo (the demo's jar, on the image's runtime): serve, answer, drain on SIGTERM.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/routesync-check.XXXXXX")
 sock=$tmp/rs.sock
 log=$tmp/demo.log
@@ -71,7 +120,7 @@ show_log() {
   echo "----" >&2
 }
 
-"$java" "${JVM_FLAGS[@]}" -jar "$JAR" demo --socket "$sock" --admin-port 0 > "$log" 2>&1 &
+"$java" "${JVM_FLAGS[@]}" -jar "$DEMO_JAR" demo --socket "$sock" --admin-port 0 > "$log" 2>&1 &
 pid=$!
 
 body=

@@ -13,17 +13,14 @@ import picocli.CommandLine.Command;
     name = "routesync",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Keeps service-mesh sidecars' routing tables in step with Kubernetes endpoints.",
-    subcommands = {
-      AgentCommand.class,
-      DemoCommand.class,
-      GetCommand.class,
-      WatchCommand.class,
-      LintCommand.class,
-      GateCommand.class,
-      BootstrapCommand.class
-    })
+    description = "Keeps service-mesh sidecars' routing tables in step with Kubernetes endpoints.")
 public final class Main {
+
+  /**
+   * {@code routesync demo}, named and never referenced: the image's jar (routesync.jar) leaves the
+   * demo and its mock API server out, and only routesync-demo.jar carries this class.
+   */
+  static final String DEMO_COMMAND = "dev.routesync.app.DemoCommand";
 
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
@@ -34,7 +31,22 @@ public final class Main {
    * cannot evaluate).
    */
   public static CommandLine commandLine() {
+    return commandLine(DEMO_COMMAND);
+  }
+
+  /** The command line, with {@code demo} from {@code demoCommand} when that class is present. */
+  static CommandLine commandLine(String demoCommand) {
     CommandLine commandLine = new CommandLine(new Main());
+    // Added here, not in @Command(subcommands): so that `demo` keeps its place in the help, and
+    // so that the demo is a class name, not a reference. Before the exception handler below,
+    // which applies to the subcommands present when it is set.
+    commandLine.addSubcommand(AgentCommand.class);
+    commandLine.addSubcommand(demo(demoCommand));
+    commandLine.addSubcommand(GetCommand.class);
+    commandLine.addSubcommand(WatchCommand.class);
+    commandLine.addSubcommand(LintCommand.class);
+    commandLine.addSubcommand(GateCommand.class);
+    commandLine.addSubcommand(BootstrapCommand.class);
     commandLine.setParameterExceptionHandler(
         (error, args) -> {
           // One clear line, not a usage dump: this is usually read in a pod's log.
@@ -50,6 +62,14 @@ public final class Main {
           return CommandLine.ExitCode.USAGE;
         });
     return commandLine;
+  }
+
+  private static Object demo(String className) {
+    try {
+      return Class.forName(className);
+    } catch (ClassNotFoundException absent) {
+      return new DemoNotInThisJar();
+    }
   }
 
   /** The version from the jar's manifest, or "dev" when run from classes. */
