@@ -137,6 +137,8 @@ public final class Agent {
   private final ResourceWatch<Pod> driftPods;
   private final EventRecorder events;
   private final ApiServer apiServer;
+  // The socket's listen, begun in the constructor before the Kubernetes side is built (see there).
+  private final Future<Void> socketListening;
   private final AdminServer adminServer;
   // Persistence: null with --state-file "". The Services restored at start (empty after a cold
   // start) are recomputed by the first list, so those gone while the agent was down are removed.
@@ -209,6 +211,41 @@ public final class Agent {
       stateWriter.attach(table, trust);
     }
     this.syncContext = vertx.getOrCreateContext();
+    LOG.info("starting routesync agent: {}", config.describe());
+    this.apiServer =
+        new ApiServer(
+            vertx,
+            table,
+            freshness,
+            metrics.serve(),
+            readiness,
+            config.socket(),
+            config.listenTcp(),
+            config.grpcReflection(),
+            guards,
+            config.limits());
+    apiServer.trackClientsIn(sidecars); // GET /v1/clients: Watch and ADS streams alike
+    // xDS on the same listeners: proxyless gRPC clients and Envoy route with this table.
+    apiServer.serveXds(new XdsServer(vertx, table, trust, metrics.xds()));
+    table.onPublish(apiServer::published);
+    // Serving starts here, before the Kubernetes client, the watches, the drift detector and the
+    // admin listener are built (a restart is back for its sidecars that much sooner): the served
+    // table needs none of them. It is the restored table, flagged stale (its trust is RESTORED
+    // until the first list), or none: the API answers "not synced yet" until the first list.
+    this.socketListening =
+        apiServer
+            .listen()
+            .onSuccess(
+                ignored -> {
+                  readiness.socketListening(true);
+                  readiness.socketFileCheck(apiServer::socketFileProblem);
+                  LOG.info("serving gRPC and HTTP on unix:{}", apiServer.socketPath());
+                  if (apiServer.tcpPort() > 0) {
+                    LOG.warn(
+                        "also serving on tcp port {}, to every local user (--listen-tcp-insecure)",
+                        apiServer.tcpPort());
+                  }
+                });
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
     this.storage = StorageProbe.of(client, STORAGE_PROBE_TIMEOUT);
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
@@ -253,22 +290,6 @@ public final class Agent {
             drift == null
                 ? wiring.servicesSink()
                 : WatchSinks.tee(wiring.servicesSink(), drift.services()));
-    this.apiServer =
-        new ApiServer(
-            vertx,
-            table,
-            freshness,
-            metrics.serve(),
-            readiness,
-            config.socket(),
-            config.listenTcp(),
-            config.grpcReflection(),
-            guards,
-            config.limits());
-    apiServer.trackClientsIn(sidecars); // GET /v1/clients: Watch and ADS streams alike
-    // xDS on the same listeners: proxyless gRPC clients and Envoy route with this table.
-    apiServer.serveXds(new XdsServer(vertx, table, trust, metrics.xds()));
-    table.onPublish(apiServer::published);
     this.driftPods = drift == null ? null : watchPods(drift.pods());
     DriftView driftView = drift == null ? DriftView.off(driftOff) : drift;
     apiServer.serveDrift(driftView);
@@ -453,24 +474,10 @@ public final class Agent {
   }
 
   private Future<Void> startAll() {
-    LOG.info("starting routesync agent: {}", config.describe());
     if (drift == null) {
       LOG.info("drift detector off: {}", driftOff);
     }
-    Future<Void> socket =
-        apiServer
-            .listen()
-            .onSuccess(
-                ignored -> {
-                  readiness.socketListening(true);
-                  readiness.socketFileCheck(apiServer::socketFileProblem);
-                  LOG.info("serving gRPC and HTTP on unix:{}", apiServer.socketPath());
-                  if (apiServer.tcpPort() > 0) {
-                    LOG.warn(
-                        "also serving on tcp port {}, to every local user (--listen-tcp-insecure)",
-                        apiServer.tcpPort());
-                  }
-                });
+    Future<Void> socket = socketListening;
     Future<Void> admin =
         adminServer == null
             ? Future.succeededFuture()
