@@ -54,7 +54,9 @@ sock=$tmp/rs.sock
 pid=
 busy_pids=()
 cleanup() {
-  for p in "${busy_pids[@]}"; do kill -KILL "$p" 2> /dev/null || true; done
+  for p in "${busy_pids[@]}"; do
+    { kill -KILL "$p" && wait "$p"; } 2> /dev/null || true
+  done
   if [[ -n $pid ]] && kill -0 "$pid" 2> /dev/null; then kill -KILL "$pid" 2> /dev/null || true; fi
   rm -rf "$tmp"
 }

@@ -76,6 +76,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,7 +152,12 @@ public final class Agent {
   /** The one stop, once asked for: later calls get the same future. */
   private Future<Void> stopping;
 
-  private Agent(AgentConfig config, Config kubeConfig) {
+  /**
+   * @param loadingKubeConfig the credentials, still loading on another thread at a warm start (see
+   *     {@link #start(AgentConfig)}); awaited before the socket listens, so that bad credentials
+   *     stop the agent before it serves anything. Fails with a {@link BadConfigurationException}.
+   */
+  private Agent(AgentConfig config, CompletableFuture<Config> loadingKubeConfig) {
     this.config = config;
     // The accept hook, which also keeps the socket to --allow-uids/--allow-gids.
     this.guards = ConnectionGuards.create(config.peers());
@@ -212,6 +219,7 @@ public final class Agent {
     }
     this.syncContext = vertx.getOrCreateContext();
     LOG.info("starting routesync agent: {}", config.describe());
+    Config kubeConfig = awaitKubeConfig(loadingKubeConfig);
     this.apiServer =
         new ApiServer(
             vertx,
@@ -427,15 +435,36 @@ public final class Agent {
 
   /** Starts an agent with credentials from the configuration. */
   public static Future<Agent> start(AgentConfig config) {
-    Config kubeConfig;
     // KUBECONFIG is checked as --kubeconfig is: fabric8 would skip a missing file silently.
     List<Path> kubeconfigs =
         config.kubeconfig().map(List::of).orElseGet(KubeClients::environmentKubeconfigs);
+    // fabric8 parses the kubeconfig in a few hundred ms of a cold JVM: on a thread of its own,
+    // while
+    // this one restores the table and builds the servers (the constructor awaits it before
+    // serving).
+    CompletableFuture<Config> loading = new CompletableFuture<>();
+    Thread loader =
+        new Thread(
+            () -> {
+              try {
+                loading.complete(loadKubeConfig(config, kubeconfigs));
+              } catch (RuntimeException e) { // BadConfigurationException among them
+                loading.completeExceptionally(e);
+              }
+            },
+            "routesync-kubeconfig");
+    loader.setDaemon(true);
+    loader.start();
+    return start(config, loading, kubeconfigs);
+  }
+
+  private static Config loadKubeConfig(AgentConfig config, List<Path> kubeconfigs)
+      throws BadConfigurationException {
     try {
       if (config.kubeconfig().isEmpty()) {
         KubeClients.requireOneReadable(kubeconfigs);
       }
-      kubeConfig = KubeClients.load(config.kubeconfig());
+      return KubeClients.load(config.kubeconfig());
     } catch (IOException | RuntimeException e) {
       // Missing, unreadable or malformed: the operator's to fix, not a restart's (exit code 2).
       String source =
@@ -449,28 +478,66 @@ public final class Agent {
                           + String.join(
                               java.io.File.pathSeparator,
                               kubeconfigs.stream().map(Path::toString).toList()));
-      return Future.failedFuture(new BadConfigurationException(source + ": " + Reasons.of(e), e));
+      throw new BadConfigurationException(source + ": " + Reasons.of(e), e);
     }
-    return start(config, kubeConfig, kubeconfigs);
   }
 
   /** Starts an agent with explicit fabric8 credentials (tests, the demo). */
   public static Future<Agent> start(AgentConfig config, Config kubeConfig) {
-    return start(config, kubeConfig, config.kubeconfig().stream().toList());
+    return start(
+        config,
+        CompletableFuture.completedFuture(kubeConfig),
+        config.kubeconfig().stream().toList());
   }
 
   private static Future<Agent> start(
-      AgentConfig config, Config kubeConfig, List<Path> kubeconfigs) {
+      AgentConfig config, CompletableFuture<Config> loadingKubeConfig, List<Path> kubeconfigs) {
     try {
       StateFileCheck.check(config, kubeconfigs); // before anything reads or writes the state file
     } catch (BadConfigurationException e) {
-      return Future.failedFuture(e);
+      // A bad kubeconfig is reported first, as when it was loaded before this check.
+      return Future.failedFuture(kubeConfigFailure(loadingKubeConfig).orElse(e));
     }
-    Agent agent = new Agent(config, kubeConfig);
+    Agent agent;
+    try {
+      agent = new Agent(config, loadingKubeConfig);
+    } catch (KubeConfigFailed e) {
+      return Future.failedFuture(e.getCause());
+    }
     return agent
         .startAll()
         .map(agent)
         .recover(error -> agent.stop().transform(ignored -> Future.failedFuture(error)));
+  }
+
+  /** The loaded credentials; a failed load closes Vert.x and throws {@link KubeConfigFailed}. */
+  private Config awaitKubeConfig(CompletableFuture<Config> loading) {
+    Optional<Throwable> failure = kubeConfigFailure(loading);
+    if (failure.isPresent()) {
+      // Nothing is listening or watching yet; the state writer (if any) has written nothing, and
+      // its idle daemon thread goes with the process.
+      vertx.close();
+      throw new KubeConfigFailed(failure.get());
+    }
+    return loading.join();
+  }
+
+  private static Optional<Throwable> kubeConfigFailure(CompletableFuture<Config> loading) {
+    try {
+      loading.join();
+      return Optional.empty();
+    } catch (CompletionException e) {
+      return Optional.of(e.getCause() == null ? e : e.getCause());
+    }
+  }
+
+  /** Carries a failed kubeconfig load out of the constructor to {@link #start}. */
+  private static final class KubeConfigFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    KubeConfigFailed(Throwable cause) {
+      super(cause);
+    }
   }
 
   private Future<Void> startAll() {
