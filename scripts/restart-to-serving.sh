@@ -14,7 +14,8 @@
 # `java <the image's JAVA_TOOL_OPTIONS> -jar AGENT_JAR agent --state-file F ...` starts with a
 # kubeconfig whose API server is a closed loopback port, and the socket is polled every ~10 ms
 # (curl GET /v1/services) until the persisted Services are answered. Prints each run's
-# milliseconds from just before the exec to that answer, and the median.
+# milliseconds from just before the exec to that answer, and the median; and the CPU the agent's
+# process had used by then (user + system, from /proc: what a loaded machine does not change much).
 # Environment: AGENT_JAR (default target/routesync.jar), DEMO_JAR, TIMEOUT_S (default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -113,6 +114,7 @@ done
 echo "restart-to-serving: agent $AGENT_JAR, java $java, flags: ${JVM_FLAGS[*]} ${extra[*]}"
 echo "restart-to-serving: busy loops beside it: $busy"
 times=()
+cpus=()
 for run in $(seq 1 "$runs"); do
   start=$(now_ms)
   "$java" "${JVM_FLAGS[@]}" "${extra[@]}" -jar "$AGENT_JAR" agent --state-file "$state" \
@@ -131,9 +133,12 @@ for run in $(seq 1 "$runs"); do
     sleep 0.01
   done
   ms=$(($(now_ms) - start))
+  # utime and stime, fields 14 and 15 of /proc/PID/stat (after the parenthesised name), in ticks.
+  cpu=$(sed 's/^.*) //' "/proc/$pid/stat" | awk -v hz="$(getconf CLK_TCK)" '{print int(($12 + $13) * 1000 / hz)}')
   times+=("$ms")
-  echo "run $run: ${ms} ms"
+  cpus+=("$cpu")
+  echo "run $run: ${ms} ms (CPU ${cpu} ms)"
   stop
 done
-median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}')
-echo "restart-to-serving: median ${median} ms over $runs runs (${times[*]}), busy loops: $busy"
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
+echo "restart-to-serving: median $(median "${times[@]}") ms over $runs runs (${times[*]}), CPU median $(median "${cpus[@]}") ms (${cpus[*]}), busy loops: $busy"
