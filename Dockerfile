@@ -24,12 +24,28 @@ FROM build AS jre
 COPY scripts/jlink-runtime.sh scripts/jlink-runtime.sh
 RUN bash scripts/jlink-runtime.sh target/routesync.jar /opt/jre
 
+# ---- 2b. cds: the class-data-sharing archive, from a training run (scripts/cds-archive.sh) -----
+# A warm start (demo writes a state file; the agent restores it, serves, is SIGTERMed) on the
+# runtime and jar at the paths the image runs them from, with the image's JVM flags: the archive
+# checks the runtime's base archive (jlink-runtime.sh makes it), the jar's path, size and mtime.
+# The restarted agent then maps its classes instead of reading them from the jar: restart to
+# serving the persisted table takes about half as long (benchmarks/README.md, "Restart to serving").
+FROM jre AS cds
+COPY Dockerfile Dockerfile
+COPY scripts/image-env.sh scripts/cds-archive.sh scripts/
+# The state file comes from the demo's jar (routesync-demo.jar where the build makes one).
+RUN mkdir -p /app && cp -p target/routesync.jar /app/routesync.jar \
+ && demo=target/routesync-demo.jar && { [ -f "$demo" ] || demo=target/routesync.jar; } \
+ && bash scripts/cds-archive.sh /opt/jre/bin/java /app/routesync.jar "$demo" /app/routesync.jsa
+
 # ---- 3. runtime ----------------------------------------------------------------------------
 # glibc (Netty's native epoll transport needs it) plus zlib and libgcc for the JVM, no shell, no
 # package manager: distroless's base for a jlinked JRE. (debian:12-slim also works, at ~75 MB.)
 FROM --platform=linux/amd64 gcr.io/distroless/java-base-debian12:nonroot
 COPY --from=jre /opt/jre /opt/jre
 COPY --from=build /src/target/routesync.jar /app/routesync.jar
+# The archive trained on that jar (COPY keeps the jar's mtime, which the archive checks).
+COPY --from=cds /app/routesync.jsa /app/routesync.jsa
 # distroless's nonroot user; the DaemonSet's hostPath socket directory is chowned to this UID.
 USER 65532:65532
 # Admin listener: /healthz, /readyz, /metrics. The sidecar API is the Unix socket, not a port.
@@ -56,5 +72,7 @@ EXPOSE 9464
 ENV JAVA_TOOL_OPTIONS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms96m -Xmx96m -XX:MaxMetaspaceSize=80m -XX:ReservedCodeCacheSize=32m -XX:MaxDirectMemorySize=16m -Xss512k -XX:ActiveProcessorCount=2 -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError"
 # glibc's malloc keeps up to 8 arenas per CPU, each holding freed memory: two are enough here.
 ENV MALLOC_ARENA_MAX=2
-ENTRYPOINT ["/opt/jre/bin/java", "-jar", "/app/routesync.jar"]
+# CDS: -Xshare:auto, so an archive that does not match (another runtime or jar) costs the speed
+# only; scripts/check-runtime.sh proves the archive is used.
+ENTRYPOINT ["/opt/jre/bin/java", "-XX:SharedArchiveFile=/app/routesync.jsa", "-Xshare:auto", "-jar", "/app/routesync.jar"]
 CMD ["agent"]

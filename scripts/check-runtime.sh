@@ -11,7 +11,9 @@
 #   2. the TLS provider for the API server (SunEC) is in the runtime;
 #   3. `routesync demo` from target/routesync-demo.jar serves the routing table on its Unix socket
 #      (Netty epoll, the mock API server, the whole agent), then SIGTERM makes it exit 0 within 15 s
-#      and remove the socket.
+#      and remove the socket;
+#   4. the CDS archive the image ships (scripts/cds-archive.sh) maps on this runtime, the agent's
+#      classes come from it, and restart to serving with it is reported (not checked: noisy CI).
 # Run after `mvn package` (needs both jars). Prints PASS/FAIL lines; exits non-zero on the first
 # failure.
 set -euo pipefail
@@ -159,4 +161,27 @@ if [[ $rc -ne 0 ]]; then
 fi
 [[ ! -e $sock ]] || fail "socket $sock still exists after the drain"
 pass "SIGTERM: demo drained, exited 0, removed its socket"
+
+# 4. CDS: the archive the image ships (scripts/cds-archive.sh, as the Dockerfile's cds stage makes
+# it), proven used: with -Xshare:on the JVM fails rather than run without it, and the agent's own
+# classes must come from its top layer. Then restart to serving, reported, not judged (noisy CI).
+CDS_AGENT_JAR=${AGENT_JAR:-$JAR}
+CDS_DEMO_JAR=${DEMO_JAR:-target/routesync-demo.jar}
+[[ -f $CDS_DEMO_JAR ]] || CDS_DEMO_JAR=$JAR
+ARCHIVE=target/routesync.jsa
+scripts/cds-archive.sh "$java" "$CDS_AGENT_JAR" "$CDS_DEMO_JAR" "$ARCHIVE" \
+  || fail "cds-archive.sh could not make the CDS archive"
+cds_log=$tmp/cds-classes.log
+"$java" "${JVM_FLAGS[@]}" -XX:SharedArchiveFile="$ARCHIVE" -Xshare:on -Xlog:class+load=info:file="$cds_log" \
+  -jar "$CDS_AGENT_JAR" agent --help > /dev/null 2>&1 \
+  || fail "-Xshare:on -XX:SharedArchiveFile=$ARCHIVE: the JVM cannot map the archive"
+grep -q 'dev.routesync.app.AgentCommand source: shared objects file (top)' "$cds_log" \
+  || fail "the agent's classes do not come from the archive's top layer ($cds_log)"
+pass "CDS archive $ARCHIVE ($(du -h "$ARCHIVE" | cut -f1)) is used: $(grep -c 'source: shared objects file (top)' "$cds_log") classes from its top layer"
+if restart=$(AGENT_JAR=$CDS_AGENT_JAR DEMO_JAR=$CDS_DEMO_JAR scripts/restart-to-serving.sh --runs 1 \
+  --java "$java" -- -XX:SharedArchiveFile="$ARCHIVE" -Xshare:auto 2>&1); then
+  echo "check-runtime: INFO: restart to serving with the archive: $(tail -n 1 <<< "$restart")"
+else
+  echo "check-runtime: INFO: restart-to-serving.sh failed (not a check): $(tail -n 3 <<< "$restart")"
+fi
 echo "check-runtime: PASS: all checks"

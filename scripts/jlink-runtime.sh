@@ -82,6 +82,7 @@ echo "jlink-runtime: jlink --add-modules $modules" >&2
   --no-man-pages \
   --no-header-files \
   --compress=2 \
+  --generate-cds-archive \
   --output "$out"
 echo "$modules" > "$out/routesync-modules.txt"
 echo "$modules"

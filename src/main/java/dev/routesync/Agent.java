@@ -76,6 +76,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -137,6 +139,8 @@ public final class Agent {
   private final ResourceWatch<Pod> driftPods;
   private final EventRecorder events;
   private final ApiServer apiServer;
+  // The socket's listen, begun in the constructor before the Kubernetes side is built (see there).
+  private final Future<Void> socketListening;
   private final AdminServer adminServer;
   // Persistence: null with --state-file "". The Services restored at start (empty after a cold
   // start) are recomputed by the first list, so those gone while the agent was down are removed.
@@ -148,7 +152,12 @@ public final class Agent {
   /** The one stop, once asked for: later calls get the same future. */
   private Future<Void> stopping;
 
-  private Agent(AgentConfig config, Config kubeConfig) {
+  /**
+   * @param loadingKubeConfig the credentials, still loading on another thread at a warm start (see
+   *     {@link #start(AgentConfig)}); awaited before the socket listens, so that bad credentials
+   *     stop the agent before it serves anything. Fails with a {@link BadConfigurationException}.
+   */
+  private Agent(AgentConfig config, CompletableFuture<Config> loadingKubeConfig) {
     this.config = config;
     // The accept hook, which also keeps the socket to --allow-uids/--allow-gids.
     this.guards = ConnectionGuards.create(config.peers());
@@ -209,6 +218,42 @@ public final class Agent {
       stateWriter.attach(table, trust);
     }
     this.syncContext = vertx.getOrCreateContext();
+    LOG.info("starting routesync agent: {}", config.describe());
+    Config kubeConfig = awaitKubeConfig(loadingKubeConfig);
+    this.apiServer =
+        new ApiServer(
+            vertx,
+            table,
+            freshness,
+            metrics.serve(),
+            readiness,
+            config.socket(),
+            config.listenTcp(),
+            config.grpcReflection(),
+            guards,
+            config.limits());
+    apiServer.trackClientsIn(sidecars); // GET /v1/clients: Watch and ADS streams alike
+    // xDS on the same listeners: proxyless gRPC clients and Envoy route with this table.
+    apiServer.serveXds(new XdsServer(vertx, table, trust, metrics.xds()));
+    table.onPublish(apiServer::published);
+    // Serving starts here, before the Kubernetes client, the watches, the drift detector and the
+    // admin listener are built (a restart is back for its sidecars that much sooner): the served
+    // table needs none of them. It is the restored table, flagged stale (its trust is RESTORED
+    // until the first list), or none: the API answers "not synced yet" until the first list.
+    this.socketListening =
+        apiServer
+            .listen()
+            .onSuccess(
+                ignored -> {
+                  readiness.socketListening(true);
+                  readiness.socketFileCheck(apiServer::socketFileProblem);
+                  LOG.info("serving gRPC and HTTP on unix:{}", apiServer.socketPath());
+                  if (apiServer.tcpPort() > 0) {
+                    LOG.warn(
+                        "also serving on tcp port {}, to every local user (--listen-tcp-insecure)",
+                        apiServer.tcpPort());
+                  }
+                });
     this.client = KubeClients.create(vertx, kubeConfig, config.watch());
     this.storage = StorageProbe.of(client, STORAGE_PROBE_TIMEOUT);
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
@@ -253,22 +298,6 @@ public final class Agent {
             drift == null
                 ? wiring.servicesSink()
                 : WatchSinks.tee(wiring.servicesSink(), drift.services()));
-    this.apiServer =
-        new ApiServer(
-            vertx,
-            table,
-            freshness,
-            metrics.serve(),
-            readiness,
-            config.socket(),
-            config.listenTcp(),
-            config.grpcReflection(),
-            guards,
-            config.limits());
-    apiServer.trackClientsIn(sidecars); // GET /v1/clients: Watch and ADS streams alike
-    // xDS on the same listeners: proxyless gRPC clients and Envoy route with this table.
-    apiServer.serveXds(new XdsServer(vertx, table, trust, metrics.xds()));
-    table.onPublish(apiServer::published);
     this.driftPods = drift == null ? null : watchPods(drift.pods());
     DriftView driftView = drift == null ? DriftView.off(driftOff) : drift;
     apiServer.serveDrift(driftView);
@@ -406,15 +435,36 @@ public final class Agent {
 
   /** Starts an agent with credentials from the configuration. */
   public static Future<Agent> start(AgentConfig config) {
-    Config kubeConfig;
     // KUBECONFIG is checked as --kubeconfig is: fabric8 would skip a missing file silently.
     List<Path> kubeconfigs =
         config.kubeconfig().map(List::of).orElseGet(KubeClients::environmentKubeconfigs);
+    // fabric8 parses the kubeconfig in a few hundred ms of a cold JVM: on a thread of its own,
+    // while
+    // this one restores the table and builds the servers (the constructor awaits it before
+    // serving).
+    CompletableFuture<Config> loading = new CompletableFuture<>();
+    Thread loader =
+        new Thread(
+            () -> {
+              try {
+                loading.complete(loadKubeConfig(config, kubeconfigs));
+              } catch (RuntimeException e) { // BadConfigurationException among them
+                loading.completeExceptionally(e);
+              }
+            },
+            "routesync-kubeconfig");
+    loader.setDaemon(true);
+    loader.start();
+    return start(config, loading, kubeconfigs);
+  }
+
+  private static Config loadKubeConfig(AgentConfig config, List<Path> kubeconfigs)
+      throws BadConfigurationException {
     try {
       if (config.kubeconfig().isEmpty()) {
         KubeClients.requireOneReadable(kubeconfigs);
       }
-      kubeConfig = KubeClients.load(config.kubeconfig());
+      return KubeClients.load(config.kubeconfig());
     } catch (IOException | RuntimeException e) {
       // Missing, unreadable or malformed: the operator's to fix, not a restart's (exit code 2).
       String source =
@@ -428,49 +478,73 @@ public final class Agent {
                           + String.join(
                               java.io.File.pathSeparator,
                               kubeconfigs.stream().map(Path::toString).toList()));
-      return Future.failedFuture(new BadConfigurationException(source + ": " + Reasons.of(e), e));
+      throw new BadConfigurationException(source + ": " + Reasons.of(e), e);
     }
-    return start(config, kubeConfig, kubeconfigs);
   }
 
   /** Starts an agent with explicit fabric8 credentials (tests, the demo). */
   public static Future<Agent> start(AgentConfig config, Config kubeConfig) {
-    return start(config, kubeConfig, config.kubeconfig().stream().toList());
+    return start(
+        config,
+        CompletableFuture.completedFuture(kubeConfig),
+        config.kubeconfig().stream().toList());
   }
 
   private static Future<Agent> start(
-      AgentConfig config, Config kubeConfig, List<Path> kubeconfigs) {
+      AgentConfig config, CompletableFuture<Config> loadingKubeConfig, List<Path> kubeconfigs) {
     try {
       StateFileCheck.check(config, kubeconfigs); // before anything reads or writes the state file
     } catch (BadConfigurationException e) {
-      return Future.failedFuture(e);
+      // A bad kubeconfig is reported first, as when it was loaded before this check.
+      return Future.failedFuture(kubeConfigFailure(loadingKubeConfig).orElse(e));
     }
-    Agent agent = new Agent(config, kubeConfig);
+    Agent agent;
+    try {
+      agent = new Agent(config, loadingKubeConfig);
+    } catch (KubeConfigFailed e) {
+      return Future.failedFuture(e.getCause());
+    }
     return agent
         .startAll()
         .map(agent)
         .recover(error -> agent.stop().transform(ignored -> Future.failedFuture(error)));
   }
 
+  /** The loaded credentials; a failed load closes Vert.x and throws {@link KubeConfigFailed}. */
+  private Config awaitKubeConfig(CompletableFuture<Config> loading) {
+    Optional<Throwable> failure = kubeConfigFailure(loading);
+    if (failure.isPresent()) {
+      // Nothing is listening or watching yet; the state writer (if any) has written nothing, and
+      // its idle daemon thread goes with the process.
+      vertx.close();
+      throw new KubeConfigFailed(failure.get());
+    }
+    return loading.join();
+  }
+
+  private static Optional<Throwable> kubeConfigFailure(CompletableFuture<Config> loading) {
+    try {
+      loading.join();
+      return Optional.empty();
+    } catch (CompletionException e) {
+      return Optional.of(e.getCause() == null ? e : e.getCause());
+    }
+  }
+
+  /** Carries a failed kubeconfig load out of the constructor to {@link #start}. */
+  private static final class KubeConfigFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    KubeConfigFailed(Throwable cause) {
+      super(cause);
+    }
+  }
+
   private Future<Void> startAll() {
-    LOG.info("starting routesync agent: {}", config.describe());
     if (drift == null) {
       LOG.info("drift detector off: {}", driftOff);
     }
-    Future<Void> socket =
-        apiServer
-            .listen()
-            .onSuccess(
-                ignored -> {
-                  readiness.socketListening(true);
-                  readiness.socketFileCheck(apiServer::socketFileProblem);
-                  LOG.info("serving gRPC and HTTP on unix:{}", apiServer.socketPath());
-                  if (apiServer.tcpPort() > 0) {
-                    LOG.warn(
-                        "also serving on tcp port {}, to every local user (--listen-tcp-insecure)",
-                        apiServer.tcpPort());
-                  }
-                });
+    Future<Void> socket = socketListening;
     Future<Void> admin =
         adminServer == null
             ? Future.succeededFuture()

@@ -44,9 +44,12 @@ class ImageMemoryLayoutTest {
     Matcher matcher = ENTRYPOINT.matcher(Files.readString(Path.of("Dockerfile")));
     assertThat(matcher.find()).as("an exec-form ENTRYPOINT").isTrue();
     // Command-line flags win over JAVA_TOOL_OPTIONS: memory flags there would silently beat the
-    // DaemonSet's JAVA_TOOL_OPTIONS for another limit.
+    // DaemonSet's JAVA_TOOL_OPTIONS for another limit. The class-data-sharing archive's two flags
+    // are no memory layout (and -Xshare:auto runs on without an archive that does not match).
     assertThat(matcher.group(1))
-        .isEqualTo("[\"/opt/jre/bin/java\", \"-jar\", \"/app/routesync.jar\"]");
+        .isEqualTo(
+            "[\"/opt/jre/bin/java\", \"-XX:SharedArchiveFile=/app/routesync.jsa\","
+                + " \"-Xshare:auto\", \"-jar\", \"/app/routesync.jar\"]");
   }
 
   @Test
