@@ -43,7 +43,8 @@ RUN mkdir -p /app && cp -p target/routesync.jar /app/routesync.jar \
 # package manager: distroless's base for a jlinked JRE. (debian:12-slim also works, at ~75 MB.)
 FROM --platform=linux/amd64 gcr.io/distroless/java-base-debian12:nonroot
 COPY --from=jre /opt/jre /opt/jre
-COPY --from=build /src/target/routesync.jar /app/routesync.jar
+# The very file the archive was trained on: the JVM checks the jar's size and modification time.
+COPY --from=cds /app/routesync.jar /app/routesync.jar
 # The archive trained on that jar (COPY keeps the jar's mtime, which the archive checks).
 COPY --from=cds /app/routesync.jsa /app/routesync.jsa
 # distroless's nonroot user; the DaemonSet's hostPath socket directory is chowned to this UID.

@@ -254,7 +254,7 @@ public final class Agent {
                         apiServer.tcpPort());
                   }
                 });
-    this.client = KubeClients.create(vertx, kubeConfig, config.watch());
+    this.client = KubeClients.create(vertx, kubeConfig, config.watch(), syncContext);
     this.storage = StorageProbe.of(client, STORAGE_PROBE_TIMEOUT);
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
     this.driftOff = driftOffReason(config);

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Utils;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.WebSocketClientOptions;
@@ -19,9 +20,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
 
 /** Builds the fabric8 client the agent watches with, on the agent's own Vert.x instance. */
 public final class KubeClients {
@@ -82,12 +81,13 @@ public final class KubeClients {
 
   /**
    * A client sharing {@code vertx}, reading the endpoint kinds' lists and watch events straight
-   * from their JSON ({@link FastKubernetesSerialization}). Watch reconnects start at the
-   * supervisor's minimum backoff, and failed requests are not retried inside fabric8: the {@link
-   * dev.routesync.kube.watch.ResourceWatch} owns retries (with jitter), so a failing list surfaces
-   * at once instead of after fabric8's own retry budget.
+   * from their JSON ({@link FastKubernetesSerialization}), with fabric8's informer work on {@code
+   * context}. Watch reconnects start at the supervisor's minimum backoff, and failed requests are
+   * not retried inside fabric8: the {@link dev.routesync.kube.watch.ResourceWatch} owns retries
+   * (with jitter), so a failing list surfaces at once instead of after fabric8's own retry budget.
    */
-  public static KubernetesClient create(Vertx vertx, Config config, WatchSettings settings) {
+  public static KubernetesClient create(
+      Vertx vertx, Config config, WatchSettings settings, Context context) {
     Config tuned =
         new ConfigBuilder(config)
             .withWatchReconnectInterval((int) settings.backoffMin().toMillis())
@@ -97,34 +97,20 @@ public final class KubeClients {
         .withConfig(tuned)
         .withHttpClientFactory(new NamedClients(vertx))
         .withKubernetesSerialization(new FastKubernetesSerialization())
-        .withTaskExecutor(eventExecutor())
+        .withTaskExecutor(onContext(context))
         .build();
   }
 
   /**
-   * One thread for fabric8's informer callbacks, fed by a plain queue. fabric8's default is a
-   * cached pool behind a {@code SynchronousQueue}: every watch event handed a task to a worker that
-   * then spun and parked in {@code SynchronousQueue.poll}, about 16% of the agent's CPU at a few
-   * hundred events/s (async-profiler, {@code benchmarks/process-cpu.sh --profile}). The callbacks
-   * only record the event and hand it to the sync context, so one thread keeps up; each informer's
-   * callbacks stay in order (fabric8 serializes them per informer either way). Idle for a minute,
-   * the thread ends, so a stopped agent leaves none behind.
+   * fabric8's task executor: its informer work (each watch message's decode, the cache update, the
+   * event handlers) runs on the sync context, one task at a time, as it did on a thread of its own
+   * ({@code kube-events}). That thread cost a wake-up on each side of each hand-off: the event loop
+   * that read a message woke it, and it woke the sync context's loop with the result (about 20% of
+   * the agent's CPU per watch event, {@code benchmarks/process-cpu.sh}). fabric8's default, a
+   * cached pool behind a {@code SynchronousQueue}, cost more still. The tasks never block.
    */
-  static ThreadPoolExecutor eventExecutor() {
-    ThreadPoolExecutor executor =
-        new ThreadPoolExecutor(
-            1,
-            1,
-            60,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            runnable -> {
-              Thread thread = new Thread(runnable, "kube-events");
-              thread.setDaemon(true);
-              return thread;
-            });
-    executor.allowCoreThreadTimeOut(true);
-    return executor;
+  static Executor onContext(Context context) {
+    return task -> context.runOnContext(ignored -> task.run());
   }
 
   /**

@@ -59,7 +59,8 @@ class ResourceWatchTest {
                 .withRequestTimeout(5000)
                 .withConnectionTimeout(2000)
                 .build(),
-            settings());
+            settings(),
+            syncContext);
   }
 
   @AfterEach
