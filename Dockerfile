@@ -32,7 +32,7 @@ RUN bash scripts/jlink-runtime.sh target/routesync.jar /opt/jre
 # serving the persisted table takes about half as long (benchmarks/README.md, "Restart to serving").
 FROM jre AS cds
 COPY Dockerfile Dockerfile
-COPY scripts/image-env.sh scripts/cds-archive.sh scripts/
+COPY scripts/image-env.sh scripts/cds-archive.sh scripts/away.kubeconfig scripts/
 # The state file comes from the demo's jar (routesync-demo.jar where the build makes one).
 RUN mkdir -p /app && cp -p target/routesync.jar /app/routesync.jar \
  && demo=target/routesync-demo.jar && { [ -f "$demo" ] || demo=target/routesync.jar; } \

@@ -86,20 +86,7 @@ pid=$!
 await_serving "$tmp/demo.log" demo
 stop "$tmp/demo.log" demo
 
-cat > "$tmp/kubeconfig" << 'EOF'
-apiVersion: v1
-kind: Config
-clusters:
-- name: away
-  cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}
-users:
-- name: agent
-  user: {token: not-used}
-contexts:
-- name: away
-  context: {cluster: away, user: agent}
-current-context: away
-EOF
+cp scripts/away.kubeconfig "$tmp/kubeconfig"
 
 rm -f "$archive"
 # picocli's classes are class-file version 49, which CDS does not archive: one warning each, hence

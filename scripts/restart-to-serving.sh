@@ -89,22 +89,8 @@ done
 stop
 [[ -s $state ]] || { echo "restart-to-serving: the demo left no state file at $state" >&2; exit 1; }
 
-# 2. An API server that is not there: a loopback port nothing listens on (port 1 needs root to
-# bind, so it stays closed); every connection is refused at once, as for a restarting apiserver.
-cat > "$tmp/kubeconfig" << 'EOF'
-apiVersion: v1
-kind: Config
-clusters:
-- name: away
-  cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}
-users:
-- name: agent
-  user: {token: not-used}
-contexts:
-- name: away
-  context: {cluster: away, user: agent}
-current-context: away
-EOF
+# 2. An API server that is not there (scripts/away.kubeconfig).
+cp scripts/away.kubeconfig "$tmp/kubeconfig"
 
 for _ in $(seq 1 "$busy"); do
   sh -c 'while :; do :; done' &

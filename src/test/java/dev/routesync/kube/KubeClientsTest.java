@@ -9,8 +9,6 @@ import dev.routesync.testing.Slices;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -41,16 +39,7 @@ class KubeClientsTest {
                 task -> syncContext.runOnContext(ignored -> task.run()))
             .get(10, TimeUnit.SECONDS);
     MockCluster cluster = new MockCluster();
-    KubernetesClient client =
-        KubeClients.create(
-            vertx,
-            new ConfigBuilder(Config.empty())
-                .withMasterUrl(cluster.url())
-                .withRequestTimeout(5000)
-                .withConnectionTimeout(2000)
-                .build(),
-            WatchSettings.of(List.of(), "mesh-managed=true"),
-            syncContext);
+    KubernetesClient client = cluster.agentClient(vertx, syncContext);
     try {
       Set<String> threads = ConcurrentHashMap.newKeySet();
       SharedIndexInformer<ConfigMap> informer =
@@ -106,16 +95,7 @@ class KubeClientsTest {
   void endpointSlicesAreDecodedOnTheFastPath() throws Exception {
     Vertx vertx = Vertx.vertx();
     MockCluster cluster = new MockCluster();
-    KubernetesClient client =
-        KubeClients.create(
-            vertx,
-            new ConfigBuilder(Config.empty())
-                .withMasterUrl(cluster.url())
-                .withRequestTimeout(5000)
-                .withConnectionTimeout(2000)
-                .build(),
-            WatchSettings.of(List.of(), "mesh-managed=true"),
-            vertx.getOrCreateContext());
+    KubernetesClient client = cluster.agentClient(vertx, vertx.getOrCreateContext());
     try {
       EndpointSlice listed =
           Slices.slice(

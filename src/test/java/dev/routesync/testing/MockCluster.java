@@ -1,8 +1,12 @@
 package dev.routesync.testing;
 
+import dev.routesync.kube.KubeClients;
+import dev.routesync.kube.WatchSettings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -16,6 +20,7 @@ import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import io.vertx.core.Vertx;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Collection;
@@ -211,6 +216,23 @@ public final class MockCluster implements AutoCloseable {
 
   public KubernetesClient client() {
     return client;
+  }
+
+  /**
+   * A client of this cluster made as the agent makes it ({@code KubeClients.create}, the default
+   * watch settings), with fabric8's informer work on {@code syncContext}. The caller closes it
+   * after this cluster (see {@link #url}).
+   */
+  public KubernetesClient agentClient(Vertx vertx, io.vertx.core.Context syncContext) {
+    return KubeClients.create(
+        vertx,
+        new ConfigBuilder(Config.empty())
+            .withMasterUrl(url())
+            .withRequestTimeout(5000)
+            .withConnectionTimeout(2000)
+            .build(),
+        WatchSettings.of(List.of(), WatchSettings.DEFAULT_LABEL_SELECTOR),
+        syncContext);
   }
 
   /** The next EndpointSlice watch request gets a websocket whose first event is ERROR 410 Gone. */

@@ -26,16 +26,13 @@ final class EndpointsReader {
   }
 
   static boolean listField(EndpointsList list, String name, JsonParser value) {
-    switch (name) {
-      case "apiVersion" -> list.setApiVersion(Tokens.string(value));
-      case "kind" -> list.setKind(Tokens.string(value));
-      case "metadata" -> list.setMetadata(MetaReader.listMeta(value));
-      case "items" -> list.setItems(Tokens.list(value, EndpointsReader::item));
-      default -> {
-        return false;
-      }
-    }
-    return true;
+    return MetaReader.listField(
+        name,
+        value,
+        list::setApiVersion,
+        list::setKind,
+        list::setMetadata,
+        () -> list.setItems(Tokens.list(value, EndpointsReader::item)));
   }
 
   /**

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ListMeta;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import java.util.function.Consumer;
 import tools.jackson.core.JsonParser;
 
 /**
@@ -45,7 +46,30 @@ final class MetaReader {
         });
   }
 
-  static ListMeta listMeta(JsonParser parser) {
+  /**
+   * One field of a list as data binding reads it: its own apiVersion and kind whatever they say
+   * (the CRUD mock writes {@code v1 List}), its metadata, and its items ({@code items} reads them).
+   */
+  static boolean listField(
+      String name,
+      JsonParser value,
+      Consumer<String> apiVersion,
+      Consumer<String> kind,
+      Consumer<ListMeta> metadata,
+      Runnable items) {
+    switch (name) {
+      case "apiVersion" -> apiVersion.accept(Tokens.string(value));
+      case "kind" -> kind.accept(Tokens.string(value));
+      case "metadata" -> metadata.accept(listMeta(value));
+      case "items" -> items.run();
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static ListMeta listMeta(JsonParser parser) {
     ListMeta meta = new ListMeta();
     return Tokens.object(
         parser,

@@ -31,16 +31,13 @@ final class SliceReader {
   }
 
   static boolean listField(EndpointSliceList list, String name, JsonParser value) {
-    switch (name) {
-      case "apiVersion" -> list.setApiVersion(Tokens.string(value));
-      case "kind" -> list.setKind(Tokens.string(value));
-      case "metadata" -> list.setMetadata(MetaReader.listMeta(value));
-      case "items" -> list.setItems(Tokens.list(value, SliceReader::item));
-      default -> {
-        return false;
-      }
-    }
-    return true;
+    return MetaReader.listField(
+        name,
+        value,
+        list::setApiVersion,
+        list::setKind,
+        list::setMetadata,
+        () -> list.setItems(Tokens.list(value, SliceReader::item)));
   }
 
   /**

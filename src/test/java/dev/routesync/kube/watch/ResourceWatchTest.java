@@ -2,15 +2,12 @@ package dev.routesync.kube.watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.routesync.kube.KubeClients;
 import dev.routesync.kube.WatchSettings;
 import dev.routesync.observe.Metrics;
 import dev.routesync.sync.VertxScheduler;
 import dev.routesync.testing.MockCluster;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Context;
@@ -51,16 +48,7 @@ class ResourceWatchTest {
     this.vertx = vertx;
     this.syncContext = vertx.getOrCreateContext();
     cluster = new MockCluster();
-    client =
-        KubeClients.create(
-            vertx,
-            new ConfigBuilder(Config.empty())
-                .withMasterUrl(cluster.url())
-                .withRequestTimeout(5000)
-                .withConnectionTimeout(2000)
-                .build(),
-            settings(),
-            syncContext);
+    client = cluster.agentClient(vertx, syncContext);
   }
 
   @AfterEach
