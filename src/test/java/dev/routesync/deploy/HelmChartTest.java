@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicySpec;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,8 +30,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -89,7 +92,7 @@ class HelmChartTest {
     }
     System.err.println(
         "\n!!! HelmChartTest SKIPPED: " + reason + ". The Helm chart is NOT validated. !!!\n");
-    org.junit.jupiter.api.Assumptions.abort(reason + ": Helm chart validation skipped");
+    Assumptions.abort(reason + ": Helm chart validation skipped");
   }
 
   // ---- the chart's defaults are the base --------------------------------------------------------
@@ -381,7 +384,7 @@ class HelmChartTest {
   /** Every document of a multi-document YAML stream, as fabric8's typed objects. */
   private static List<HasMetadata> parse(String yaml) throws IOException {
     Object parsed;
-    try (InputStream in = new java.io.ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))) {
+    try (InputStream in = new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))) {
       parsed = new KubernetesSerialization().unmarshal(in);
     }
     List<?> items;
@@ -443,7 +446,7 @@ class HelmChartTest {
   }
 
   private static Map<String, String> strings(Map<?, ?> map) {
-    Map<String, String> result = new java.util.TreeMap<>();
+    Map<String, String> result = new TreeMap<>();
     map.forEach((k, v) -> result.put(String.valueOf(k), String.valueOf(v)));
     return result;
   }
