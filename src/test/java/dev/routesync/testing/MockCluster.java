@@ -1,5 +1,6 @@
 package dev.routesync.testing;
 
+import dev.routesync.demo.WatchBookmarks;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
