@@ -3,6 +3,7 @@ package dev.routesync.app;
 import dev.routesync.Agent;
 import dev.routesync.config.AgentConfig;
 import dev.routesync.config.AgentOptions;
+import dev.routesync.logs.ConsoleFormat;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,6 +25,7 @@ public final class AgentCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     AgentConfig config = validated(spec, options);
+    ConsoleFormat.apply(options.logFormat());
     return AgentRunner.run(Agent.start(config), spec.commandLine().getErr());
   }
 

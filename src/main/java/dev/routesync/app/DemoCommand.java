@@ -4,6 +4,7 @@ import dev.routesync.Agent;
 import dev.routesync.config.AgentConfig;
 import dev.routesync.config.AgentOptions;
 import dev.routesync.demo.DemoCluster;
+import dev.routesync.logs.ConsoleFormat;
 import dev.routesync.state.StateSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -50,6 +51,7 @@ public final class DemoCommand implements Callable<Integer> {
   public Integer call() {
     MOCK_LOG.setLevel(Level.WARNING);
     AgentConfig config = AgentCommand.validated(spec, options);
+    ConsoleFormat.apply(options.logFormat());
     if (churnEveryMillis < 100) {
       throw new ParameterException(spec.commandLine(), "--churn-every must be at least 100");
     }

@@ -4,6 +4,7 @@ import dev.routesync.config.FlagConverters.DurationConverter;
 import dev.routesync.config.FlagConverters.HostPortConverter;
 import dev.routesync.config.FlagConverters.IdList;
 import dev.routesync.config.FlagConverters.IdListConverter;
+import dev.routesync.config.FlagConverters.LogFormatConverter;
 import dev.routesync.config.FlagConverters.NamespaceList;
 import dev.routesync.config.FlagConverters.NamespaceListConverter;
 import dev.routesync.config.FlagConverters.OptionalPathConverter;
@@ -11,6 +12,7 @@ import dev.routesync.config.FlagConverters.SourceConverter;
 import dev.routesync.config.FlagConverters.TrimmedConverter;
 import dev.routesync.drift.DriftSettings;
 import dev.routesync.kube.WatchSettings;
+import dev.routesync.logs.LogFormat;
 import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.serve.PeerPolicy;
 import dev.routesync.state.StateSettings;
@@ -315,6 +317,23 @@ public final class AgentOptions {
           "Comma-separated gids allowed on the socket (SO_PEERCRED); others are closed at once."
               + " Empty for any. Env: ROUTESYNC_ALLOW_GIDS")
   IdList allowGids;
+
+  @Option(
+      names = "--log-format",
+      converter = LogFormatConverter.class,
+      defaultValue = "${env:ROUTESYNC_LOG_FORMAT:-" + LogFormat.DEFAULT_TEXT + "}",
+      description =
+          "text, or json for one JSON object per line (default: ${DEFAULT-VALUE})."
+              + " Env: ROUTESYNC_LOG_FORMAT")
+  LogFormat logFormat;
+
+  /**
+   * How the process writes its log. Not part of {@link AgentConfig}: logging belongs to the
+   * process, which applies it before the agent starts.
+   */
+  public LogFormat logFormat() {
+    return logFormat;
+  }
 
   /**
    * The configuration the flags describe; the records check every value.

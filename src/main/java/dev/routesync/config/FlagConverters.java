@@ -1,5 +1,6 @@
 package dev.routesync.config;
 
+import dev.routesync.logs.LogFormat;
 import dev.routesync.units.Durations;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -38,6 +39,17 @@ final class FlagConverters {
     public Source convert(String text) {
       try {
         return Source.of(text);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  static final class LogFormatConverter implements ITypeConverter<LogFormat> {
+    @Override
+    public LogFormat convert(String text) {
+      try {
+        return LogFormat.of(text);
       } catch (IllegalArgumentException e) {
         throw new TypeConversionException(e.getMessage());
       }

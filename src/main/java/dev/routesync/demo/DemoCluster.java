@@ -6,21 +6,28 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,14 +45,16 @@ public final class DemoCluster implements AutoCloseable {
   private final KubernetesMockServer server;
   private final KubernetesClient client;
   private final ScheduledExecutorService churn;
+  private final WatchBookmarks bookmarks;
   private final List<Pod> cart = new ArrayList<>();
   private final List<Pod> checkout = new ArrayList<>();
   private final List<Pod> payments = new ArrayList<>();
   private int step;
   private int nextPodNumber = 100;
 
-  private DemoCluster(KubernetesMockServer server) {
+  private DemoCluster(KubernetesMockServer server, WatchBookmarks bookmarks) {
     this.server = server;
+    this.bookmarks = bookmarks;
     this.client = server.createClient();
     this.churn =
         Executors.newSingleThreadScheduledExecutor(
@@ -56,19 +65,64 @@ public final class DemoCluster implements AutoCloseable {
             });
   }
 
-  /** Starts the mock API server on a free loopback port and seeds it. */
+  /** How often a real API server sends each watch a bookmark: about once a minute. */
+  static final Duration BOOKMARK_PERIOD = Duration.ofMinutes(1);
+
+  /**
+   * Starts the mock API server on a free loopback port and seeds it. Its watches get a bookmark a
+   * minute, as from a real API server: the mock sends none, and the agent relists a watch that
+   * hears nothing for {@code --watch-silence}, warning that it looks hung.
+   */
   public static DemoCluster start() {
+    return start(BOOKMARK_PERIOD);
+  }
+
+  static DemoCluster start(Duration bookmarkPeriod) {
+    KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(new HashMap<>());
+    WatchBookmarks bookmarks = new WatchBookmarks(resourceVersions(crud));
+    Dispatcher dispatcher =
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            return bookmarks.track(request, crud.dispatch(request));
+          }
+
+          @Override
+          public void shutdown() {
+            bookmarks.close();
+            crud.shutdown();
+          }
+        };
     KubernetesMockServer server =
         new KubernetesMockServer(
             new Context(Serialization.jsonMapper()),
             new MockWebServer(),
             new HashMap<>(),
-            new KubernetesMixedDispatcher(new HashMap<>()),
+            dispatcher,
             /* useHttps= */ false);
     server.init(InetAddress.getLoopbackAddress(), 0);
-    DemoCluster cluster = new DemoCluster(server);
+    DemoCluster cluster = new DemoCluster(server, bookmarks);
     cluster.seed();
+    bookmarks.every(bookmarkPeriod);
     return cluster;
+  }
+
+  /** The CRUD store's version counter: a bookmark moves it on, as writes elsewhere would. */
+  private static LongSupplier resourceVersions(KubernetesMixedDispatcher dispatcher) {
+    try {
+      // Private in fabric8 8.0.0's mixed dispatcher; the store itself is public.
+      Field field = KubernetesMixedDispatcher.class.getDeclaredField("kubernetesCrudDispatcher");
+      field.setAccessible(true);
+      KubernetesCrudDispatcher store = (KubernetesCrudDispatcher) field.get(dispatcher);
+      return store::requestResourceVersion;
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("fabric8's mock changed: cannot send bookmarks", e);
+    }
+  }
+
+  /** Bookmarks sent so far, over all watches. */
+  int bookmarksSent() {
+    return bookmarks.sent();
   }
 
   /** The API server's URL, e.g. {@code http://127.0.0.1:41234}. */
@@ -239,6 +293,7 @@ public final class DemoCluster implements AutoCloseable {
   @Override
   public void close() {
     churn.shutdownNow();
+    bookmarks.close();
     client.close();
     // The mock can hold its event loop for up to a minute when a client closed a watch while it
     // was sending on it (the agent's watches close just before this). The demo is over either

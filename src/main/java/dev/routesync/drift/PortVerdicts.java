@@ -211,15 +211,21 @@ final class PortVerdicts {
     pod.reported.add(key);
     gauges.add(key.service(), key.port(), missing.reason(), +1);
     snapshotStale = true;
-    LOG.warn(
-        "drift: pod {}/{} on node {} is Ready but not an endpoint of Service {} port {}: {}: {}",
-        entry.namespace(),
-        entry.pod(),
-        nodeName,
-        key.service(),
-        key.port().isEmpty() ? "(unnamed)" : key.port(),
-        entry.reasonLabel(),
-        entry.message());
+    LOG.atWarn()
+        .addKeyValue("namespace", entry.namespace())
+        .addKeyValue("pod", entry.pod())
+        .addKeyValue("service", entry.service())
+        .addKeyValue("port", entry.port())
+        .addKeyValue("reason", entry.reasonLabel())
+        .log(
+            "drift: pod {}/{} on node {} is Ready but not an endpoint of Service {} port {}: {}: {}",
+            entry.namespace(),
+            entry.pod(),
+            nodeName,
+            key.service(),
+            key.port().isEmpty() ? "(unnamed)" : key.port(),
+            entry.reasonLabel(),
+            entry.message());
     try {
       events.drifted(entry, pod.pod, service.service);
     } catch (RuntimeException e) {
@@ -233,13 +239,19 @@ final class PortVerdicts {
     if (entry != null) {
       gauges.add(key.service(), key.port(), entry.reason(), -1);
       snapshotStale = true;
-      LOG.info(
-          "drift cleared: pod {} and Service {} port {} ({}; was {})",
-          pod.key,
-          key.service(),
-          key.port().isEmpty() ? "(unnamed)" : key.port(),
-          why,
-          entry.reasonLabel());
+      LOG.atInfo()
+          .addKeyValue("namespace", entry.namespace())
+          .addKeyValue("pod", entry.pod())
+          .addKeyValue("service", entry.service())
+          .addKeyValue("port", entry.port())
+          .addKeyValue("reason", entry.reasonLabel())
+          .log(
+              "drift cleared: pod {} and Service {} port {} ({}; was {})",
+              pod.key,
+              key.service(),
+              key.port().isEmpty() ? "(unnamed)" : key.port(),
+              why,
+              entry.reasonLabel());
     }
   }
 

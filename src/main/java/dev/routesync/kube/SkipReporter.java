@@ -43,11 +43,16 @@ public final class SkipReporter {
     }
     lastLogged.put(skip.reason(), now);
     Integer quiet = suppressed.remove(skip.reason());
-    LOG.warn(
-        "skipped malformed {} ({}): {}{}",
-        skip.object(),
-        skip.reason().label(),
-        skip.detail(),
-        quiet == null ? "" : " (" + quiet + " similar skips not logged)");
+    // The key-value pairs are for JSON logs; the text line says the same in words.
+    LOG.atWarn()
+        .addKeyValue("object", skip.object())
+        .addKeyValue("reason", skip.reason().label())
+        .addKeyValue("resourceVersion", skip.resourceVersion())
+        .log(
+            "skipped malformed {} ({}): {}{}",
+            skip.object(),
+            skip.reason().label(),
+            skip.detail(),
+            quiet == null ? "" : " (" + quiet + " similar skips not logged)");
   }
 }

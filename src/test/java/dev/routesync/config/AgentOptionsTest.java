@@ -489,6 +489,7 @@ class AgentOptionsTest {
           --source       | pods     | Invalid value for option '--source': expected endpointslices or endpoints, got 'pods'
           --admin-port   | http     | Invalid value for option '--admin-port': 'http' is not an int
           --listen-tcp   | 9465     | Invalid value for option '--listen-tcp': expected HOST:PORT (e.g. 127.0.0.1:9465), got '9465'
+          --log-format   | xml      | Invalid value for option '--log-format': 'xml' is not a log format; use text or json
           """)
   void aMalformedValueFailsTheParseNamingTheFlag(String flag, String value, String message) {
     assertThatThrownBy(() -> parse(flag, value))
@@ -513,6 +514,15 @@ class AgentOptionsTest {
     assertThatThrownBy(options::toConfig)
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(message);
+  }
+
+  @Test
+  void theLogFormatIsTextUnlessJsonIsAskedFor() {
+    assumeNoRoutesyncEnvironment();
+
+    assertThat(parse().logFormat()).isEqualTo(dev.routesync.logs.LogFormat.TEXT);
+    assertThat(parse("--log-format", "JSON").logFormat())
+        .isEqualTo(dev.routesync.logs.LogFormat.JSON);
   }
 
   @Test

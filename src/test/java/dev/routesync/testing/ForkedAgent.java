@@ -70,6 +70,26 @@ public final class ForkedAgent implements AutoCloseable {
    * @param extraArgs more {@code demo} flags (for example {@code --churn-every=60000})
    */
   public static ForkedAgent start(String... extraArgs) throws IOException {
+    return start(/* logApart= */ false, java.util.Map.of(), extraArgs);
+  }
+
+  /**
+   * As {@link #start}, but {@link #log()} holds only what the agent logged (stderr), configured by
+   * the production {@code logback.xml} (not the tests' quieter one); what it printed for people
+   * (stdout: the demo's banner) is in {@link #printed()}.
+   */
+  public static ForkedAgent startLoggingApart(String... extraArgs) throws IOException {
+    return start(/* logApart= */ true, java.util.Map.of(), extraArgs);
+  }
+
+  /** As {@link #startLoggingApart(String...)}, with more environment variables. */
+  public static ForkedAgent startLoggingApart(String[] extraArgs, java.util.Map<String, String> env)
+      throws IOException {
+    return start(/* logApart= */ true, env, extraArgs);
+  }
+
+  private static ForkedAgent start(
+      boolean logApart, java.util.Map<String, String> env, String... extraArgs) throws IOException {
     // Short: a Unix socket path must stay under 108 bytes.
     Path dir = Files.createTempDirectory(Path.of("/tmp"), "fa");
     Path socket = dir.resolve("rs.sock");
@@ -79,6 +99,10 @@ public final class ForkedAgent implements AutoCloseable {
     command.add("-Xlog:gc:file=" + dir.resolve("gc.log"));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
+    if (logApart) {
+      command.add(
+          "-Dlogback.configurationFile=" + ForkedAgent.class.getResource("/logback.xml").getPath());
+    }
     command.add(MAIN_CLASS);
     command.add("demo");
     command.add("--socket=" + socket);
@@ -89,8 +113,14 @@ public final class ForkedAgent implements AutoCloseable {
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().put("JAVA_TOOL_OPTIONS", IMAGE_JAVA_TOOL_OPTIONS);
     builder.environment().put("MALLOC_ARENA_MAX", "2");
-    builder.redirectErrorStream(true);
-    builder.redirectOutput(dir.resolve("agent.log").toFile());
+    builder.environment().putAll(env);
+    if (logApart) {
+      builder.redirectError(dir.resolve("agent.log").toFile());
+      builder.redirectOutput(dir.resolve("stdout.txt").toFile());
+    } else {
+      builder.redirectErrorStream(true);
+      builder.redirectOutput(dir.resolve("agent.log").toFile());
+    }
     builder.redirectInput(ProcessBuilder.Redirect.PIPE);
     ForkedAgent agent = new ForkedAgent(dir, socket, adminPort, builder.start());
     try {
@@ -155,6 +185,15 @@ public final class ForkedAgent implements AutoCloseable {
   public String log() {
     try {
       return Files.readString(logFile, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** What the process printed on stdout, when started {@link #startLoggingApart apart}. */
+  public String printed() {
+    try {
+      return Files.readString(dir.resolve("stdout.txt"), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

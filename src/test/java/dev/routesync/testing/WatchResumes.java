@@ -1,5 +1,6 @@
 package dev.routesync.testing;
 
+import dev.routesync.demo.ForwardingWebSocketListener;
 import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;

@@ -160,7 +160,11 @@ public final class ResourceWatch<T extends HasMetadata> {
     }
     retry.cancel();
     int id = ++generations;
-    LOG.info("listing {} ({}, generation {})", spec.kind(), reason.label(), id);
+    LOG.atInfo()
+        .addKeyValue("kind", spec.kind())
+        .addKeyValue("reason", reason.label())
+        .addKeyValue("generation", id)
+        .log("listing {} ({}, generation {})", spec.kind(), reason.label(), id);
     observer.relist(reason);
     Generation<T> started = new Generation<>(id, spec, reports, scheduler::nanoTime);
     pending = started;

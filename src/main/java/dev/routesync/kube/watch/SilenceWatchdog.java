@@ -142,11 +142,14 @@ final class SilenceWatchdog {
     }
     long silent = now - quietSince;
     if (silent >= silenceNanos) {
-      LOG.warn(
-          "{} watch silent for {} s (no event, no bookmark; --watch-silence {} s): relisting",
-          kind,
-          silent / 1_000_000_000.0,
-          silenceNanos / 1_000_000_000.0);
+      LOG.atWarn()
+          .addKeyValue("kind", kind)
+          .addKeyValue("reason", RelistReason.SILENT.label())
+          .log(
+              "{} watch silent for {} s (no event, no bookmark; --watch-silence {} s): relisting",
+              kind,
+              silent / 1_000_000_000.0,
+              silenceNanos / 1_000_000_000.0);
       observer.restarted(RestartReason.SILENT);
       quietSince = now; // a relist that cannot start now is not counted again at the next sample
       watched.silent(silent);

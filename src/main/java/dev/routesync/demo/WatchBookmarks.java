@@ -1,4 +1,4 @@
-package dev.routesync.testing;
+package dev.routesync.demo;
 
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.mockwebserver.http.MockResponse;
@@ -25,8 +25,11 @@ import java.util.function.LongSupplier;
  * quiet mock watch looks hung. While {@link #every} is on, each open watch of a known kind gets one
  * per period, its version drawn from the mock's own counter (as writes elsewhere in a real cluster
  * move its version), queued behind the watch's events by the mock's own listener.
+ *
+ * <p>The demo's pretend cluster sends them as a real one does, so its quiet watches are not
+ * mistaken for hung ones; the tests' mock cluster sends them on request.
  */
-final class WatchBookmarks implements AutoCloseable {
+public final class WatchBookmarks implements AutoCloseable {
 
   /** Plural resource to kind, for the kinds the agent watches. */
   private static final Map<String, String> KINDS =
@@ -59,7 +62,7 @@ final class WatchBookmarks implements AutoCloseable {
   /**
    * @param nextResourceVersion the mock's version counter, moved on by each bookmark
    */
-  WatchBookmarks(LongSupplier nextResourceVersion) {
+  public WatchBookmarks(LongSupplier nextResourceVersion) {
     this.nextResourceVersion = nextResourceVersion;
   }
 
@@ -76,7 +79,7 @@ final class WatchBookmarks implements AutoCloseable {
   }
 
   /** The CRUD dispatcher's answer to {@code request}, its watch websocket tracked. */
-  MockResponse track(RecordedRequest request, MockResponse response) {
+  public MockResponse track(RecordedRequest request, MockResponse response) {
     WebSocketListener listener = response.getWebSocketListener();
     String path = request.getPath();
     if (listener == null
@@ -102,7 +105,7 @@ final class WatchBookmarks implements AutoCloseable {
   }
 
   /** From now on, one bookmark per open watch every {@code period}. */
-  synchronized void every(Duration period) {
+  public synchronized void every(Duration period) {
     stop();
     sending =
         timer.scheduleAtFixedRate(
@@ -110,7 +113,7 @@ final class WatchBookmarks implements AutoCloseable {
   }
 
   /** No more bookmarks (the server has stopped sending, or never did). */
-  synchronized void stop() {
+  public synchronized void stop() {
     if (sending != null) {
       sending.cancel(false);
       sending = null;
@@ -118,7 +121,7 @@ final class WatchBookmarks implements AutoCloseable {
   }
 
   /** Bookmarks sent so far, over all watches. */
-  int sent() {
+  public int sent() {
     return sent.get();
   }
 

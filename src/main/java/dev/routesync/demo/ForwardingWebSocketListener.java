@@ -1,4 +1,4 @@
-package dev.routesync.testing;
+package dev.routesync.demo;
 
 import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.Response;
@@ -7,15 +7,15 @@ import io.fabric8.mockwebserver.http.WebSocketListener;
 
 /**
  * A mock watch's websocket listener that hands every callback to the mock's own: the wrappers that
- * make the CRUD mock's watches more faithful ({@link WatchBookmarks}, {@link WatchResumes})
- * override only the callbacks they change.
+ * make the CRUD mock's watches more faithful ({@link WatchBookmarks}; the tests' {@code
+ * WatchResumes}) override only the callbacks they change.
  */
-abstract class ForwardingWebSocketListener extends WebSocketListener {
+public abstract class ForwardingWebSocketListener extends WebSocketListener {
 
   /** The mock's own listener (its watch's sender). */
   protected final WebSocketListener delegate;
 
-  ForwardingWebSocketListener(WebSocketListener delegate) {
+  protected ForwardingWebSocketListener(WebSocketListener delegate) {
     this.delegate = delegate;
   }
 
