@@ -32,6 +32,7 @@ run ServingFloorBenchmark.interleaved -f 1 -wi 3 -w 1s -i 4 -r 1s
 run EndToEndChurnBenchmark -f 1 -wi 0 -i 1 -p rate=0,1000 -p seconds=1
 run SeparateFeedEndToEndBenchmark -f 1 -wi 0 -i 1 -p rate=0,1000 -p seconds=1 -p changes=50 -p warm=false
 run DriftDetectorBenchmark "${short[@]}" -p services=1000
+run RecordEqualityBenchmark -wi 1 -i 1 -w 1s -r 1s
 run XdsPushBenchmark.push "${short[@]}" -p streams=10 -p endpoints=5
 run FanOutBenchmark -p subscribers=10 -p seconds=1
 # The whole-process CPU comparison, small (200 objects, bursts of 300), the agent with the image's
