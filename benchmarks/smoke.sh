@@ -32,15 +32,25 @@ run ServingFloorBenchmark.interleaved -f 1 -wi 3 -w 1s -i 4 -r 1s
 run EndToEndChurnBenchmark -f 1 -wi 0 -i 1 -p rate=0,1000 -p seconds=1
 run SeparateFeedEndToEndBenchmark -f 1 -wi 0 -i 1 -p rate=0,1000 -p seconds=1 -p changes=50 -p warm=false
 run DriftDetectorBenchmark "${short[@]}" -p services=1000
+run RecordEqualityBenchmark -wi 1 -i 1 -w 1s -r 1s
 run XdsPushBenchmark.push "${short[@]}" -p streams=10 -p endpoints=5
 run FanOutBenchmark -p subscribers=10 -p seconds=1
-# The whole-process CPU comparison, small (200 objects, bursts of 300); without the Python client
-# it runs the agent alone.
+# The whole-process CPU comparison, small (200 objects, bursts of 300), the agent with the image's
+# JVM flags; the JS informer beside it when node and npm are here (its client installed as
+# process-cpu.sh installs it), the Python loop when its client is.
 echo "== smoke: ProcessCpuRun"
 no_python=true
 /usr/bin/python3 -c 'import kubernetes' 2> /dev/null && no_python=false
+no_js=true
+if command -v node > /dev/null && command -v npm > /dev/null; then
+  if [[ ! -d js-informer/node_modules/@kubernetes/client-node ]]; then
+    npm ci --prefix js-informer --ignore-scripts --no-audit --no-fund > /dev/null
+  fi
+  no_js=false
+fi
 (cd .. && java -cp benchmarks/target/benchmarks.jar dev.routesync.bench.ProcessCpuRun --objects 200 \
-  --warmup 300 --bursts 1 --burst 300 --no-python "$no_python" | grep -v SO_KEEPALIVE)
+  --warmup 300 --bursts 1 --burst 300 --no-python "$no_python" --no-js "$no_js" \
+  --agent-jvm "$(scripts/image-env.sh JAVA_TOOL_OPTIONS)" | grep -v SO_KEEPALIVE)
 echo "smoke: every benchmark ran; results in benchmarks/results/"
 # The regression gate: only ratios that stay put on a noisy machine, never an absolute time
 # (RatioGate's javadoc gives the bounds and why). A broken ratio fails CI.

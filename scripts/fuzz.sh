@@ -9,12 +9,12 @@
 #   targets   default: all of TARGETS below.
 #
 # Environment: FUZZ_MAVEN_ARGS  extra Maven flags, e.g. "-o" for offline (default none);
-#              FUZZ_SEED        libFuzzer's -seed (default: random); CI fixes it, so CI explores
-#                               the same inputs a local run with that seed did, and a finding there
-#                               is reproducible (only the time bound differs between machines)
+#              FUZZ_SEED        libFuzzer's -seed (default: random); CI fixes it, so CI and a local
+#                               run with that seed start from the same mutations (they can still
+#                               part: the coverage that guides them depends on identity hash
+#                               codes, so every finding prints its input, base64, to replay)
 #              FUZZ_RUNS        libFuzzer's -runs: stop after this many inputs (SECONDS stays the
-#                               ceiling); with FUZZ_SEED, CI and a local run try the same inputs
-#                               whatever the machine's speed
+#                               ceiling), so a run's length does not depend on the machine's speed
 #              FUZZ_HEAP        the test JVM's heap (default 512m: a YAML or JSON bomb that needs
 #                               more shows as an OutOfMemoryError finding, not a slow machine).
 #
@@ -103,6 +103,12 @@ for target in "${TARGETS[@]}"; do
     echo "$line"
     # What the target threw, in a few lines (the log has the rest).
     grep -aA6 -m1 -E 'FuzzTestFindingException|== Java Exception' "$log" | sed 's/^/    /'
+    # The input itself, so a finding on a machine whose files are gone (CI) can be replayed: the
+    # coverage that guides the mutations depends on identity hash codes, so the same seed does not
+    # always reach the same input elsewhere.
+    if [[ -f $artifact ]]; then
+      echo "    input ($(wc -c < "$artifact") bytes), to replay: echo '$(head -c 8192 "$artifact" | base64 -w0)' | base64 -d > $(basename "$artifact")"
+    fi
   elif [[ -n $done_line ]]; then
     rate=$((runs / (fuzzed > 0 ? fuzzed : 1)))
     line="ok        $target: $runs runs in $fuzzed s ($rate/s), corpus ${corpus:-?}, no finding"

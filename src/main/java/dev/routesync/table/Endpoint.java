@@ -230,7 +230,24 @@ public final class Endpoint implements Comparable<Endpoint> {
    * What an endpoint rarely has, beside its zone: hints ({@link EndpointHints#NONE} when none) and
    * a dual-stack pod's other addresses (empty when none). Present only when one of them is.
    */
-  private record More(String zone, EndpointHints hints, List<String> additionalAddresses) {}
+  private record More(String zone, EndpointHints hints, List<String> additionalAddresses) {
+
+    // Written out, as Endpoint's own: with topology hints every endpoint has a More, compared on
+    // each translation check, and C1 calls a generated equals through method handles.
+    @Override
+    public boolean equals(Object o) {
+      return this == o
+          || o instanceof More other
+              && Objects.equals(zone, other.zone)
+              && hints.equals(other.hints)
+              && additionalAddresses.equals(other.additionalAddresses);
+    }
+
+    @Override
+    public int hashCode() {
+      return (31 * Objects.hashCode(zone) + hints.hashCode()) * 31 + additionalAddresses.hashCode();
+    }
+  }
 
   private static byte flags(boolean ready, boolean serving, boolean terminating) {
     return (byte) ((ready ? READY : 0) | (serving ? SERVING : 0) | (terminating ? TERMINATING : 0));

@@ -19,6 +19,26 @@ public record ObjectTranslation(List<Endpoint> endpoints, List<Skip> skips) {
     skips = List.copyOf(skips);
   }
 
+  /**
+   * Written out, with the generated one's meaning: each arriving object's translation is checked
+   * against the one held, and under C1 (the image's compiler) the generated equals runs through a
+   * chain of method handles (RecordEqualityBenchmark).
+   */
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    return o instanceof ObjectTranslation other
+        && endpoints.equals(other.endpoints)
+        && skips.equals(other.skips);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * endpoints.hashCode() + skips.hashCode();
+  }
+
   /** An object that contributes nothing (and skipped nothing). */
   public static final ObjectTranslation EMPTY = new ObjectTranslation(List.of(), List.of());
 }
