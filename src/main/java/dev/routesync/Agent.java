@@ -28,12 +28,15 @@ import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.kube.watch.ResourceWatch;
 import dev.routesync.kube.watch.WatchSink;
 import dev.routesync.kube.watch.WatchSinks;
+import dev.routesync.logs.LogLevels;
+import dev.routesync.logs.RecentLines;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.VertxMetrics;
 import dev.routesync.rules.PortSearch;
 import dev.routesync.serve.AdminServer;
 import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ConnectionGuards;
+import dev.routesync.serve.DebugServer;
 import dev.routesync.serve.ListenFailures;
 import dev.routesync.serve.Readiness;
 import dev.routesync.sidecars.Sidecars;
@@ -142,6 +145,7 @@ public final class Agent {
   // The socket's listen, begun in the constructor before the Kubernetes side is built (see there).
   private final Future<Void> socketListening;
   private final AdminServer adminServer;
+  private final DebugServer debugServer;
   // Persistence: null with --state-file "". The Services restored at start (empty after a cold
   // start) are recomputed by the first list, so those gone while the agent was down are removed.
   private final StateWriter stateWriter;
@@ -314,6 +318,20 @@ public final class Agent {
                 guards,
                 config.limits().forAdmin(),
                 metrics.serve());
+    this.debugServer =
+        config.debug().enabled()
+            ? new DebugServer(
+                vertx,
+                config.debug().host(),
+                config.debug().port(),
+                apiServer.httpApi(),
+                () -> registry,
+                RecentLines.installed(),
+                LogLevels.ofProcess(),
+                guards,
+                config.limits().forAdmin(),
+                metrics.serve())
+            : null;
   }
 
   private record Wiring<T extends HasMetadata>(
@@ -553,7 +571,31 @@ public final class Agent {
                 .onSuccess(port -> LOG.info("admin on {}:{}", config.adminHost(), port))
                 .recover(error -> Future.failedFuture(adminListenFailure(error)))
                 .mapEmpty();
-    return Future.all(socket, admin)
+    // The debug listener is an operator's aid: a port taken on the node is worth a warning, not
+    // an agent that does not start.
+    Future<Void> debug =
+        debugServer == null
+            ? Future.succeededFuture()
+            : debugServer
+                .listen()
+                .onSuccess(
+                    port ->
+                        LOG.info(
+                            "debug listener on {}:{} (status page: http://{}:{}/status)",
+                            config.debug().host(),
+                            port,
+                            config.debug().host(),
+                            port))
+                .<Void>mapEmpty()
+                .recover(
+                    error -> {
+                      LOG.warn(
+                          "debug listener not started on {}: {}; the agent runs without it",
+                          ListenFailures.hostPort(config.debug().host(), config.debug().port()),
+                          Reasons.of(error));
+                      return Future.succeededFuture();
+                    });
+    return Future.all(socket, admin, debug)
         .<Void>mapEmpty()
         .onSuccess(
             ignored -> {
@@ -698,6 +740,11 @@ public final class Agent {
   }
 
   /** The admin listener's bound port, or -1 when it is off. */
+  /** The debug listener's bound port, or -1 when it is off or not listening. */
+  public int debugPort() {
+    return debugServer == null ? -1 : debugServer.actualPort();
+  }
+
   public int adminPort() {
     return adminServer == null ? -1 : adminServer.actualPort();
   }
@@ -755,8 +802,9 @@ public final class Agent {
           watchesStopped.complete();
         });
     Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
+    Future<Void> debug = debugServer == null ? Future.succeededFuture() : debugServer.close();
     return Future.join(apiServer.shutdown(config.shutdownTimeout()), watchesStopped.future())
-        .transform(ignored -> admin)
+        .transform(ignored -> Future.join(admin, debug))
         .transform(ignored -> finalStateWrite())
         .transform(
             ignored -> {

@@ -129,8 +129,19 @@ public final class DemoCommand implements Callable<Integer> {
           .append(agent.adminPort())
           .append("/metrics | grep ^routesync_\n");
     }
+    if (agent.debugPort() > 0) {
+      text.append("\nStatus page: http://")
+          .append(hostForUrl(config.debug().host()))
+          .append(':')
+          .append(agent.debugPort())
+          .append("/status\n");
+    }
     text.append("\nCtrl-C to stop.\n");
     System.out.println(text);
     System.out.flush();
+  }
+
+  private static String hostForUrl(String host) {
+    return host.indexOf(':') >= 0 ? "[" + host + "]" : host;
   }
 }

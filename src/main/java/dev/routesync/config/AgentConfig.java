@@ -42,6 +42,7 @@ import java.util.function.Consumer;
  * @param peers which local uids and gids may stay connected to the socket
  * @param zone {@code --zone}: this node's zone for the topology decisions, instead of its Node's
  *     {@code topology.kubernetes.io/zone} label; empty to read the label
+ * @param debug the loopback debug listener ({@link DebugListener#OFF} when off)
  */
 public record AgentConfig(
     Source source,
@@ -59,7 +60,8 @@ public record AgentConfig(
     DriftSettings drift,
     StateSettings state,
     PeerPolicy peers,
-    Optional<String> zone) {
+    Optional<String> zone,
+    DebugListener debug) {
 
   // Defaults as the flags write them: AgentOptions' defaultValue strings read these, and the
   // typed constants are parsed from them, so --help cannot disagree with the record.
@@ -105,7 +107,8 @@ public record AgentConfig(
         DriftSettings.DEFAULT,
         StateSettings.OFF,
         PeerPolicy.ANY,
-        Optional.empty());
+        Optional.empty(),
+        DebugListener.OFF);
   }
 
   /**
@@ -141,7 +144,8 @@ public record AgentConfig(
         DriftSettings.DEFAULT,
         StateSettings.OFF,
         PeerPolicy.ANY,
-        Optional.empty());
+        Optional.empty(),
+        DebugListener.OFF);
   }
 
   public AgentConfig {
@@ -158,6 +162,7 @@ public record AgentConfig(
     Objects.requireNonNull(drift, "drift");
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(peers, "peers");
+    Objects.requireNonNull(debug, "debug");
     zone = zone == null ? Optional.empty() : zone.map(String::trim).filter(z -> !z.isEmpty());
     zone.ifPresent(AgentConfig::requireZone);
     if (!nodeName.isEmpty()) {
@@ -226,6 +231,10 @@ public record AgentConfig(
     return with(b -> b.limits = newLimits);
   }
 
+  public AgentConfig withDebug(DebugListener newDebug) {
+    return with(b -> b.debug = newDebug);
+  }
+
   public AgentConfig withSource(Source newSource) {
     return with(b -> b.source = newSource);
   }
@@ -258,6 +267,7 @@ public record AgentConfig(
     StateSettings state;
     PeerPolicy peers;
     Optional<String> zone;
+    DebugListener debug;
 
     Builder(AgentConfig from) {
       source = from.source;
@@ -276,6 +286,7 @@ public record AgentConfig(
       state = from.state;
       peers = from.peers;
       zone = from.zone;
+      debug = from.debug;
     }
 
     AgentConfig build() {
@@ -295,7 +306,8 @@ public record AgentConfig(
           drift,
           state,
           peers,
-          zone);
+          zone,
+          debug);
     }
   }
 

@@ -94,6 +94,23 @@ public final class AgentOptions {
   int adminPort;
 
   @Option(
+      names = "--debug-host",
+      converter = TrimmedConverter.class,
+      defaultValue = "${env:ROUTESYNC_DEBUG_HOST:-" + DebugListener.DEFAULT_HOST + "}",
+      description =
+          "Loopback address of the debug listener: /status, /logging, /debug/bundle (default:"
+              + " ${DEFAULT-VALUE}). Env: ROUTESYNC_DEBUG_HOST")
+  String debugHost;
+
+  @Option(
+      names = "--debug-port",
+      defaultValue = "${env:ROUTESYNC_DEBUG_PORT:-" + DebugListener.DEFAULT_PORT + "}",
+      description =
+          "TCP port of the debug listener; 0 turns it off (default: ${DEFAULT-VALUE})."
+              + " Env: ROUTESYNC_DEBUG_PORT")
+  int debugPort;
+
+  @Option(
       names = "--debounce",
       converter = DurationConverter.class,
       defaultValue = "${env:ROUTESYNC_DEBOUNCE:-" + CoalescerSettings.DEFAULT_DEBOUNCE_TEXT + "}",
@@ -359,7 +376,8 @@ public final class AgentOptions {
             new DriftSettings(driftDetector, driftGrace),
             new StateSettings(stateFile, stateFlush),
             PeerPolicy.of(allowUids.ids(), allowGids.ids()),
-            java.util.Optional.ofNullable(zone));
+            java.util.Optional.ofNullable(zone),
+            new DebugListener(debugHost, debugPort));
     // The one rule between two flags, so it is the flags': the configuration holds the address,
     // not the acknowledgement.
     if (config.listenTcp().isPresent() && !listenTcpInsecure) {

@@ -484,6 +484,11 @@ public final class ApiServer {
     return null;
   }
 
+  /** The read API ({@code /v1/...}) this server answers on the socket, for the debug listener. */
+  public HttpApi httpApi() {
+    return httpApi;
+  }
+
   public Path socketPath() {
     return socket.path();
   }

@@ -76,6 +76,18 @@ final class ConnectionGuard {
         null);
   }
 
+  /** The debug listener: as the admin port, counted apart. */
+  static ConnectionGuard debug(ConnectionLimits limits, ServeObserver observer) {
+    return new ConnectionGuard(
+        Listener.DEBUG,
+        limits,
+        observer,
+        null,
+        Peer::of,
+        new SourceShare(ConnectionLimits.ADMIN_MAX_PER_SOURCE),
+        null);
+  }
+
   /**
    * The socket: reads each connection's peer credentials with {@code credentials} ({@link Peer#of}
    * but in tests), lets {@code peers} judge, shares the cap out per uid, and counts each

@@ -6,7 +6,8 @@ import java.util.Locale;
 public enum Listener {
   SOCKET,
   TCP,
-  ADMIN;
+  ADMIN,
+  DEBUG;
 
   public String label() {
     return name().toLowerCase(Locale.ROOT);

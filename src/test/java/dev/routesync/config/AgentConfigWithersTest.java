@@ -67,6 +67,8 @@ class AgentConfigWithersTest {
       case "dev.routesync.serve.PeerPolicy" ->
           dev.routesync.serve.PeerPolicy.of(
               first ? List.of(1000) : List.of(2000, 2001), first ? List.of() : List.of(3000));
+      case "dev.routesync.config.DebugListener" ->
+          new DebugListener(first ? "127.0.0.1" : "::1", first ? 9902 : 9903);
       case "dev.routesync.drift.DriftSettings" ->
           new dev.routesync.drift.DriftSettings(!first, Duration.ofSeconds(first ? 5 : 6));
       // Lower case: the node name must be a DNS subdomain.

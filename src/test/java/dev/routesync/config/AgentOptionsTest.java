@@ -118,9 +118,9 @@ class AgentOptionsTest {
         .isEqualTo(WatchSettings.of(List.of(), WatchSettings.DEFAULT_LABEL_SELECTOR));
     assertThat(config.state()).isEqualTo(StateSettings.defaults());
     assertThat(config.peers()).isEqualTo(PeerPolicy.ANY);
-    // The short constructor that code uses fills in the flags' defaults too, but one: a
+    // The short constructor that code uses fills in the flags' defaults too, but two: a
     // configuration built in code persists nothing unless it says where (tests must not share
-    // /var/run/routesync/state).
+    // /var/run/routesync/state), and opens no debug listener (tests must not share its port).
     AgentConfig fromCode =
         new AgentConfig(
             config.source(),
@@ -132,7 +132,13 @@ class AgentOptionsTest {
             config.adminPort(),
             config.nodeName());
     assertThat(fromCode.state()).isEqualTo(StateSettings.OFF);
-    assertThat(fromCode.withState(StateSettings.defaults())).isEqualTo(config);
+    assertThat(fromCode.debug()).isEqualTo(DebugListener.OFF);
+    assertThat(
+            fromCode
+                .withState(StateSettings.defaults())
+                .withDebug(
+                    new DebugListener(DebugListener.DEFAULT_HOST, DebugListener.DEFAULT_PORT)))
+        .isEqualTo(config);
   }
 
   @Test

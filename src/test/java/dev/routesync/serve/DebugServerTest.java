@@ -1,0 +1,165 @@
+package dev.routesync.serve;
+
+import static dev.routesync.testing.TableStates.states;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.routesync.logs.LogLevels;
+import dev.routesync.logs.RecentLines;
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.Port;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.table.TableTrust;
+import dev.routesync.table.TableWriter;
+import dev.routesync.testing.Http1;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The debug listener over real HTTP on loopback: the status page and what it reads, the log levels
+ * changed at run time, and the bad requests refused with a JSON body.
+ */
+@ExtendWith(VertxExtension.class)
+@Timeout(60)
+class DebugServerTest {
+
+  private static final String LOGGER = "dev.routesync.serve.DebugServerTest.probe";
+
+  private final TableWriter table = new TableWriter(Clock.systemUTC(), 16);
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private DebugServer server;
+  private String base;
+
+  @BeforeEach
+  void start(Vertx vertx) throws Exception {
+    server =
+        new DebugServer(
+            vertx,
+            "127.0.0.1",
+            0,
+            new HttpApi(table, TableTrust.synced()),
+            () -> registry,
+            RecentLines.installed(),
+            LogLevels.ofProcess(),
+            ConnectionGuards.none(),
+            ConnectionLimits.DEFAULT,
+            null);
+    base = "http://127.0.0.1:" + server.listen().await(10, TimeUnit.SECONDS);
+    table.publish(
+        states(
+            Map.of(
+                new ServiceKey("shop", "cart"),
+                List.of(
+                    new Endpoint(
+                        "10.0.0.1",
+                        List.of(new Port("http", 8080, "TCP")),
+                        "zone-a",
+                        "node-a",
+                        "cart-1",
+                        true,
+                        true,
+                        false)))),
+        List.of());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close().await(10, TimeUnit.SECONDS);
+    LogLevels.ofProcess().orElseThrow().set(LOGGER, "info");
+  }
+
+  @Test
+  void theStatusPageIsOneSelfContainedDocumentThatMayLoadNothingElse() throws Exception {
+    HttpResponse<String> page = Http1.get(base + "/status");
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("content-type")).hasValue("text/html; charset=utf-8");
+    assertThat(page.headers().firstValue("content-security-policy").orElseThrow())
+        .contains("default-src 'none'")
+        .contains("connect-src 'self'");
+    // Nothing from another origin: no src= or href= to anything but the page's own paths.
+    assertThat(page.body()).doesNotContainPattern("(src|href)=\"(https?:)?//");
+    assertThat(page.body()).contains("/v1/services", "/debug/meters", "/debug/logs");
+  }
+
+  @Test
+  void servesTheSocketsReadApiToo() throws Exception {
+    HttpResponse<String> services = Http1.get(base + "/v1/services");
+    assertThat(services.statusCode()).isEqualTo(200);
+    assertThat(
+            new JsonObject(services.body())
+                .getJsonArray("services")
+                .getJsonObject(0)
+                .getString("name"))
+        .isEqualTo("cart");
+    assertThat(Http1.get(base + "/v1/status").body()).contains("\"trust\":\"SYNCED\"");
+  }
+
+  @Test
+  void aLoggersLevelChangesAtRunTimeAndItsLinesReachTheRecentLines() throws Exception {
+    org.slf4j.Logger probe = LoggerFactory.getLogger(LOGGER);
+    probe.debug("before: not logged");
+    assertThat(post("/logging?" + LOGGER + "=debug").statusCode()).isEqualTo(200);
+    assertThat(levels().getString(LOGGER)).isEqualTo("debug");
+    probe.debug("after: logged at debug");
+    probe.warn("a problem worth a look");
+
+    JsonObject logs = new JsonObject(Http1.get(base + "/debug/logs").body());
+    assertThat(logs.getJsonArray("lines").encode())
+        .contains("after: logged at debug")
+        .doesNotContain("before: not logged");
+    assertThat(logs.getJsonArray("problems").encode())
+        .contains("a problem worth a look")
+        .doesNotContain("after: logged at debug");
+  }
+
+  @Test
+  void badLevelsAndNamesAre400sWithAJsonBodyAndChangeNothing() throws Exception {
+    HttpResponse<String> badLevel = post("/logging?" + LOGGER + "=loud&level=debug");
+    assertThat(badLevel.statusCode()).isEqualTo(400);
+    assertThat(new JsonObject(badLevel.body()).getString("error"))
+        .contains("'loud' is not a level");
+    // All or nothing: the valid pair beside the bad one did not apply.
+    assertThat(levels().getString("root")).isNotEqualTo("debug");
+
+    HttpResponse<String> badName = post("/logging?a..b=debug");
+    assertThat(badName.statusCode()).isEqualTo(400);
+    assertThat(new JsonObject(badName.body()).getString("error")).contains("not a logger name");
+
+    HttpResponse<String> nothing = post("/logging");
+    assertThat(nothing.statusCode()).isEqualTo(400);
+    assertThat(new JsonObject(nothing.body()).getString("error")).contains("?level=debug");
+  }
+
+  @Test
+  void metersAreTheAgentsOwnCountersAndGauges() throws Exception {
+    registry.counter("routesync.relists", "reason", "gone").increment(2);
+    registry.counter("jvm.other").increment();
+    JsonObject meters = new JsonObject(Http1.get(base + "/debug/meters").body());
+    assertThat(meters.getJsonArray("meters").encode())
+        .contains("\"name\":\"routesync.relists\"", "\"reason\":\"gone\"", "\"value\":2.0")
+        .doesNotContain("jvm.other");
+  }
+
+  private JsonObject levels() throws Exception {
+    return new JsonObject(Http1.get(base + "/logging").body()).getJsonObject("levels");
+  }
+
+  private HttpResponse<String> post(String path) throws Exception {
+    return Http1.send(
+        HttpRequest.newBuilder(URI.create(base + path)).POST(HttpRequest.BodyPublishers.noBody()));
+  }
+}
