@@ -55,6 +55,7 @@ import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import dev.routesync.table.TableWriter;
+import dev.routesync.units.Durations;
 import dev.routesync.xds.XdsServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -788,7 +789,7 @@ public final class Agent {
 
   private Future<Void> drainAndClose() {
     readiness.draining();
-    LOG.info("draining: up to {}", config.shutdownTimeout());
+    LOG.info("draining: up to {}", Durations.format(config.shutdownTimeout()));
     Promise<Void> watchesStopped = Promise.promise();
     syncContext.runOnContext(
         ignored -> {

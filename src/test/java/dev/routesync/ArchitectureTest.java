@@ -199,6 +199,8 @@ class ArchitectureTest {
         .onlyDependOnClassesThat(
             resideInAnyPackage(
                     "dev.routesync.kube.watch..",
+                    // How a duration is written, the same in every log line.
+                    "dev.routesync.units..",
                     "io.fabric8.kubernetes..",
                     "io.vertx.core..",
                     "org.slf4j..",

@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import dev.routesync.units.Durations;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.grpc.common.GrpcStatus;
@@ -72,7 +73,7 @@ final class BodyDeadline {
         grpc,
         GrpcStatus.DEADLINE_EXCEEDED,
         408,
-        "request body not received within " + timeout.toMillis() + " ms");
+        "request body not received within " + Durations.format(timeout));
   }
 
   private static Listener listenerOf(HttpServerRequest request) {

@@ -3,6 +3,7 @@ package dev.routesync.state;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
+import dev.routesync.units.Durations;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -152,10 +153,10 @@ public final class StateWriter {
       if (!failing) {
         failing = true;
         LOG.warn(
-            "cannot write the state file {} ({}); serving goes on, retrying every {} ms",
+            "cannot write the state file {} ({}); serving goes on, retrying every {}",
             file.path(),
             e.toString(),
-            flushNanos / 1_000_000);
+            Durations.formatNanos(flushNanos));
       }
       return false;
     }

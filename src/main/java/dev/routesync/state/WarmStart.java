@@ -1,6 +1,7 @@
 package dev.routesync.state;
 
 import dev.routesync.table.RoutingTable;
+import dev.routesync.units.Durations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -71,12 +72,14 @@ public final class WarmStart {
     RoutingTable table = tableToServe(found, coldStartVersion, deltaLogCapacity);
     observer.restored(table.serviceCount());
     LOG.info(
-        "restored {} services ({} endpoints) from {}, written {}s ago ({}), synced_at {}; serving"
+        "restored {} services ({} endpoints) from {}, written {} ago ({}), synced_at {}; serving"
             + " it, stale, at version {} until the first list",
         table.serviceCount(),
         table.endpointCount(),
         file.path(),
-        Math.max(0, Duration.between(persisted.writtenAt(), now).toSeconds()),
+        Durations.format(
+            Duration.ofSeconds(
+                Math.max(0, Duration.between(persisted.writtenAt(), now).toSeconds()))),
         found.complete() ? "at a graceful stop" : "while running",
         persisted.syncedAt().map(Instant::toString).orElse("never"),
         table.version());

@@ -33,7 +33,16 @@ public final class Durations {
     };
   }
 
-  /** The inverse of {@link #parse} for logging: the largest unit that is exact. */
+  /** {@link #format(Duration)} of a count of nanoseconds (to the millisecond). */
+  public static String formatNanos(long nanos) {
+    return format(Duration.ofNanos(nanos));
+  }
+
+  /**
+   * The inverse of {@link #parse}, and the one way a duration is written in the agent's output
+   * (logs, errors, help): the largest unit that is exact, as the flags take it ({@code 10s}, {@code
+   * 500ms}, {@code 17572ms}), never ISO-8601 ({@code PT10S}).
+   */
   public static String format(Duration duration) {
     long millis = duration.toMillis();
     if (millis == 0) {

@@ -96,4 +96,12 @@ class DurationsTest {
         .hasMessageContaining("is not a duration")
         .hasMessageContaining("'" + text + "'");
   }
+
+  @org.junit.jupiter.api.Test
+  void nanosecondsAreWrittenAsTheFlagsWriteDurations() {
+    org.assertj.core.api.Assertions.assertThat(Durations.formatNanos(17_572_400_000L))
+        .isEqualTo("17572ms");
+    org.assertj.core.api.Assertions.assertThat(Durations.formatNanos(300_000_000_000L))
+        .isEqualTo("5m");
+  }
 }

@@ -1,6 +1,7 @@
 package dev.routesync.kube.watch;
 
 import dev.routesync.sync.Scheduler;
+import dev.routesync.units.Durations;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,7 +86,9 @@ final class ConnectivityCheck {
     connectivity.down();
     long outage = connectivity.outageNanos();
     if (outage >= relistAfterNanos && watched.relistWouldHelp()) {
-      LOG.info("watch down for {} ms; relisting when the API server answers", outage / 1_000_000);
+      LOG.info(
+          "watch down for {}; relisting when the API server answers",
+          Durations.formatNanos(outage));
       watched.stale(outage);
     }
   }

@@ -1,6 +1,7 @@
 package dev.routesync.kube.watch;
 
 import dev.routesync.sync.Scheduler;
+import dev.routesync.units.Durations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -185,8 +186,8 @@ public final class ResourceWatch<T extends HasMetadata> {
         generation,
         new java.util.concurrent.TimeoutException(
             "not listed and watching within --watch-silence ("
-                + startTimeoutNanos / 1_000_000
-                + " ms)"));
+                + Durations.formatNanos(startTimeoutNanos)
+                + ")"));
   }
 
   private void cancelPendingDeadline() {
@@ -232,10 +233,10 @@ public final class ResourceWatch<T extends HasMetadata> {
     connectivity.down();
     long delay = retry.failed();
     LOG.warn(
-        "{} failed ({}); keeping the last known state, retrying in {} ms",
+        "{} failed ({}); keeping the last known state, retrying in {}",
         generation,
         rootMessage(error),
-        delay / 1_000_000);
+        Durations.formatNanos(delay));
   }
 
   /** A generation is served, it has not failed, and no relist is under way or scheduled. */

@@ -1,6 +1,7 @@
 package dev.routesync.kube.watch;
 
 import dev.routesync.sync.Scheduler;
+import dev.routesync.units.Durations;
 import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -146,10 +147,10 @@ final class SilenceWatchdog {
           .addKeyValue("kind", kind)
           .addKeyValue("reason", RelistReason.SILENT.label())
           .log(
-              "{} watch silent for {} s (no event, no bookmark; --watch-silence {} s): relisting",
+              "{} watch silent for {} (no event, no bookmark; --watch-silence {}): relisting",
               kind,
-              silent / 1_000_000_000.0,
-              silenceNanos / 1_000_000_000.0);
+              Durations.formatNanos(silent),
+              Durations.formatNanos(silenceNanos));
       observer.restarted(RestartReason.SILENT);
       quietSince = now; // a relist that cannot start now is not counted again at the next sample
       watched.silent(silent);

@@ -80,7 +80,8 @@ class SilenceWatchdogTest {
       assertThat(warnings(logs))
           .singleElement()
           .asString()
-          .contains("Service watch silent for 300.0 s")
+          // Durations as the flags write them, never 300.0 s beside PT5M.
+          .contains("Service watch silent for 5m (no event, no bookmark; --watch-silence 5m)")
           .contains("relisting");
 
       // The relist is under way: however long it takes, no second restart for the same silence.
