@@ -102,7 +102,15 @@ class AdsConformanceTest {
   }
 
   private void startAgent() throws Exception {
-    agent = XdsAgent.start(proxy.url(), dir.resolve("rs.sock"), 0).cutOnClose(proxy);
+    // The zone is given, so no lookup of the Node runs beside the tests: its answer (the mock has
+    // no Node) decides every Service again, and a response it caused could land in a test's quiet
+    // window (seen under load: a NACK "answered" by the lookup's version).
+    agent =
+        AgentHarness.startWith(
+                proxy.url(),
+                c -> XdsAgent.on(dir.resolve("rs.sock"), 0).apply(c).withZone("zone-a"),
+                0)
+            .cutOnClose(proxy);
     grpc = new GrpcJavaClient(agent.socket());
   }
 
