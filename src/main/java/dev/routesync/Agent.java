@@ -31,6 +31,7 @@ import dev.routesync.kube.watch.WatchSinks;
 import dev.routesync.logs.LogLevels;
 import dev.routesync.logs.RecentLines;
 import dev.routesync.observe.Metrics;
+import dev.routesync.observe.UnhandledExceptions;
 import dev.routesync.observe.VertxMetrics;
 import dev.routesync.rules.PortSearch;
 import dev.routesync.serve.AdminServer;
@@ -174,6 +175,7 @@ public final class Agent {
             .withMetrics(new MicrometerMetricsFactory(registry))
             .withTransport(guards.transport()) // native epoll when available, as before
             .build();
+    vertx.exceptionHandler(new UnhandledExceptions(registry, System::nanoTime));
     Clock clock = Clock.systemUTC();
     long coldStartVersion = TimeUnit.MILLISECONDS.toMicros(clock.millis());
     // Before the first list: a table restored from the state file is served at once, stale.
