@@ -101,6 +101,43 @@ class DebugBundleCliTest {
   }
 
   @Test
+  void anErrorAnswerIsExitCodeOneWithItsJsonBody(Vertx vertx) throws Exception {
+    // A listener that answers as the agent does while another bundle is being built.
+    var busy =
+        vertx
+            .createHttpServer()
+            .requestHandler(
+                request ->
+                    request
+                        .response()
+                        .setStatusCode(429)
+                        .putHeader("content-type", "application/json")
+                        .end(
+                            "{\"status\":429,\"error\":\"a debug bundle is being built already\"}"))
+            .listen(0, "127.0.0.1")
+            .await(10, TimeUnit.SECONDS);
+    Path file = folder.resolve("bundle.tar.gz");
+    try {
+      Cli.Result result =
+          Cli.run(
+              "debug",
+              "bundle",
+              "-o",
+              file.toString(),
+              "--debug-address",
+              "127.0.0.1:" + busy.actualPort());
+
+      assertThat(result.exitCode()).isEqualTo(1);
+      assertThat(result.err())
+          .contains("the agent answered 429")
+          .contains("{\"status\":429,\"error\":\"a debug bundle is being built already\"}");
+      assertThat(file).doesNotExist();
+    } finally {
+      busy.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void aMalformedAddressIsAUsageError() throws IOException {
     Cli.Result result =
         Cli.run(
