@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -15,14 +16,10 @@ final class SystemTar {
 
   /** Runs {@code tar ARGS} in {@code folder}; returns its standard output, asserting exit 0. */
   static String run(Path folder, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("tar"));
+    command.addAll(List.of(args));
     Process tar =
-        new ProcessBuilder(
-                java.util.stream.Stream.concat(
-                        java.util.stream.Stream.of("tar"), List.of(args).stream())
-                    .toList())
-            .directory(folder.toFile())
-            .redirectErrorStream(true)
-            .start();
+        new ProcessBuilder(command).directory(folder.toFile()).redirectErrorStream(true).start();
     tar.getOutputStream().close();
     boolean ended = tar.waitFor(30, TimeUnit.SECONDS);
     if (!ended) {
