@@ -11,6 +11,7 @@ import dev.routesync.kube.CompactForms;
 import dev.routesync.kube.EndpointSliceKind;
 import dev.routesync.kube.EndpointsKind;
 import dev.routesync.kube.KubeClients;
+import dev.routesync.kube.KubeconfigFacts;
 import dev.routesync.kube.NodeLabels;
 import dev.routesync.kube.NodeTopology;
 import dev.routesync.kube.ServiceCache;
@@ -335,6 +336,9 @@ public final class Agent {
                 config.limits().forAdmin(),
                 metrics.serve())
             : null;
+    if (debugServer != null) {
+      debugServer.describeConfiguration(config, KubeconfigFacts.of(client.getConfiguration()));
+    }
   }
 
   private record Wiring<T extends HasMetadata>(

@@ -1,6 +1,7 @@
 package dev.routesync.app;
 
 import dev.routesync.bootstrap.BootstrapCommand;
+import dev.routesync.client.DebugCommand;
 import dev.routesync.client.GetCommand;
 import dev.routesync.client.WatchCommand;
 import dev.routesync.gate.GateCommand;
@@ -68,6 +69,7 @@ public final class Main {
     commandLine.addSubcommand(LintCommand.class);
     commandLine.addSubcommand(GateCommand.class);
     commandLine.addSubcommand(BootstrapCommand.class);
+    commandLine.addSubcommand(DebugCommand.class);
     return configured(commandLine);
   }
 

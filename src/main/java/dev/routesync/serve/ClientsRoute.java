@@ -58,6 +58,11 @@ final class ClientsRoute {
     send(ctx, ApiJson.compact(clients(sidecars.snapshot(limit))));
   }
 
+  /** The body of {@code GET /v1/clients} at the default limit. */
+  String document() {
+    return ApiJson.compact(clients(sidecars.snapshot(Sidecars.DEFAULT_LIMIT)));
+  }
+
   private void latency(RoutingContext ctx) {
     send(ctx, ApiJson.compact(latency(sidecars.latency())));
   }

@@ -20,9 +20,11 @@ import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -39,6 +41,9 @@ import java.util.function.Supplier;
  *       ({@link RecentLines}).
  *   <li>{@code GET /debug/meters}: the agent's own counters and gauges ({@code routesync.*}), the
  *       watches' restarts, relists and bookmarks among them.
+ *   <li>{@code GET /debug/bundle}: a {@code .tar.gz} to attach to a bug report ({@link
+ *       DebugBundle}), built on a worker thread, one at a time (a second request meanwhile gets
+ *       429).
  *   <li>{@code GET /logging} lists the loggers' levels; {@code POST /logging?level=debug} sets the
  *       whole process's, {@code POST /logging?dev.routesync.kube=debug} one logger's (Envoy's admin
  *       convention).
@@ -62,6 +67,11 @@ public final class DebugServer {
   private final ConnectionGuards guards;
   private final ConnectionGuard guard;
   private final Buffer page;
+  private final AtomicBoolean building = new AtomicBoolean();
+  private volatile Supplier<JsonObject> configuration =
+      () -> new JsonObject().put("agent", null).put("kubeconfig", null);
+  private volatile BundleLimits bundleLimits = BundleLimits.DEFAULT;
+  private volatile Runnable beforeBundle = () -> {};
   private HttpServer server;
 
   /**
@@ -97,6 +107,7 @@ public final class DebugServer {
     router.get("/status").handler(this::statusPage);
     router.get("/debug/logs").handler(this::logs);
     router.get("/debug/meters").handler(this::meters);
+    router.get("/debug/bundle").handler(this::bundle);
     router.get("/logging").handler(this::listLevels);
     router.post("/logging").handler(this::setLevels);
     server =
@@ -116,6 +127,33 @@ public final class DebugServer {
               }
               return bound.actualPort();
             });
+  }
+
+  /**
+   * What the debug bundle's {@code config.json} says: {@code agent}, every component of the
+   * effective configuration, and {@code kubeconfig}, the non-secret facts of the cluster connection
+   * (server, namespace, which kind of credential). Both are redacted again when written ({@link
+   * Redaction}).
+   */
+  public DebugServer describeConfiguration(Record agent, Map<String, String> kubeconfig) {
+    JsonObject document =
+        new JsonObject()
+            .put("agent", RecordJson.of(agent))
+            .put("kubeconfig", new JsonObject(new java.util.TreeMap<String, Object>(kubeconfig)));
+    this.configuration = document::copy;
+    return this;
+  }
+
+  /** Tests: smaller bounds, to see an entry cut. */
+  DebugServer bundleLimits(BundleLimits limits) {
+    this.bundleLimits = limits;
+    return this;
+  }
+
+  /** Tests: runs on the worker before each bundle is built, to hold one in progress. */
+  DebugServer beforeBundle(Runnable hook) {
+    this.beforeBundle = hook;
+    return this;
   }
 
   public int actualPort() {
@@ -179,6 +217,39 @@ public final class DebugServer {
       return gauge.value();
     }
     return null;
+  }
+
+  private void bundle(RoutingContext ctx) {
+    // One at a time: each holds a whole archive in memory, up to the bundle's bounds.
+    if (!building.compareAndSet(false, true)) {
+      ctx.response().putHeader("retry-after", "5");
+      Errors.send(ctx, 429, "a debug bundle is being built already; ask again when it is done");
+      return;
+    }
+    DebugBundle bundle = new DebugBundle(api, registry, recent, configuration, bundleLimits);
+    Runnable hook = beforeBundle;
+    vertx
+        .executeBlocking(
+            () -> {
+              hook.run();
+              return bundle.build(Instant.now());
+            },
+            /* ordered= */ false)
+        .onComplete(
+            built -> {
+              building.set(false);
+              if (built.failed()) {
+                Errors.send(ctx, 500, "the debug bundle could not be built: " + built.cause());
+                return;
+              }
+              ctx.response()
+                  .putHeader("content-type", "application/gzip")
+                  .putHeader(
+                      "content-disposition",
+                      "attachment; filename=\"" + built.result().fileName() + "\"")
+                  .putHeader("cache-control", "no-store")
+                  .end(Buffer.buffer(built.result().gzip()));
+            });
   }
 
   private void listLevels(RoutingContext ctx) {

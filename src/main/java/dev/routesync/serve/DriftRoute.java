@@ -35,6 +35,10 @@ final class DriftRoute {
     HttpApi.sendJson(ctx, 200, json(view.current()));
   }
 
+  String document() {
+    return json(view.current()).encode();
+  }
+
   /** The answer's body, {@code {"detector":"on","drift":[...]}}. */
   static JsonObject json(DriftSnapshot snapshot) {
     JsonArray drift = new JsonArray();

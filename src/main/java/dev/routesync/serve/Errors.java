@@ -71,7 +71,7 @@ final class Errors {
    * message (answers are {@code routesync.v1} messages printed by {@link
    * dev.routesync.api.ApiJson}).
    */
-  private static JsonObject body(int status, String message) {
+  static JsonObject body(int status, String message) {
     return new JsonObject().put("status", status).put("error", message);
   }
 }

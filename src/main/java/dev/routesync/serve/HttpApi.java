@@ -108,7 +108,34 @@ public final class HttpApi {
   }
 
   private void status(RoutingContext ctx) {
-    sendJson(ctx, 200, ProtoMapping.status(table.current(), freshness));
+    send(ctx, 200, statusDocument());
+  }
+
+  /** The body of {@code GET /v1/status} (the debug bundle's {@code status.json}). */
+  String statusDocument() {
+    return ApiJson.compact(ProtoMapping.status(table.current(), freshness));
+  }
+
+  /**
+   * The body of {@code GET /v1/services}, every namespace: its 503 error body while the table is
+   * not servable (the debug bundle's {@code services.json}).
+   */
+  String servicesDocument() {
+    if (!trust.servable()) {
+      return Errors.body(503, trust.whyNotServable()).encode();
+    }
+    RoutingTable snapshot = table.current();
+    return ApiJson.compact(ProtoMapping.list(snapshot.version(), snapshot.services(), freshness));
+  }
+
+  /** The body of {@code GET /v1/drift}. */
+  String driftDocument() {
+    return drift.document();
+  }
+
+  /** The body of {@code GET /v1/clients}, at its default limit. */
+  String clientsDocument() {
+    return clients.document();
   }
 
   private void getService(RoutingContext ctx) {

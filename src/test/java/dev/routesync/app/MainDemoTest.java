@@ -38,7 +38,7 @@ class MainDemoTest {
     Object demo = commandLine.getSubcommands().get("demo").getCommand();
     assertThat(demo).isInstanceOf(DemoCommand.class);
     assertThat(commandLine.getSubcommands().keySet())
-        .containsExactly("agent", "demo", "get", "watch", "lint", "gate", "bootstrap");
+        .containsExactly("agent", "demo", "get", "watch", "lint", "gate", "bootstrap", "debug");
   }
 
   @Test
