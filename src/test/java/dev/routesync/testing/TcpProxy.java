@@ -31,8 +31,26 @@ public final class TcpProxy implements AutoCloseable {
 
   public TcpProxy(int targetPort) throws Exception {
     this.targetPort = targetPort;
-    this.server = listen(0);
+    this.server = listenBelowTheEphemeralRange();
     this.port = server.actualPort();
+  }
+
+  /**
+   * A port below Linux's ephemeral range (32768-60999), since {@link #restore} listens on it again
+   * after a cut: a port the kernel handed out could meanwhile become some outgoing connection's
+   * source port ("Address already in use", seen in CI with other test JVMs on the machine).
+   */
+  private NetServer listenBelowTheEphemeralRange() throws Exception {
+    java.util.Random random = new java.util.Random();
+    Exception last = null;
+    for (int attempt = 0; attempt < 50; attempt++) {
+      try {
+        return listen(20_000 + random.nextInt(12_000));
+      } catch (Exception e) {
+        last = e; // taken: another
+      }
+    }
+    throw last;
   }
 
   private NetServer listen(int onPort) throws Exception {
