@@ -57,7 +57,7 @@ EXPOSE 9464
 # hears it, and the pod is SIGKILLed at the end of its grace period with its streams reset, as
 # the draining seed describes.
 # Memory: an explicit layout for the DaemonSet's 256Mi limit, measured with 1,000 Watch streams by
-# scripts/soak-memory.sh (README, Install, "Memory budget"). Percentages of the limit are not used:
+# scripts/soak-memory.sh (docs/install.md, "Memory budget"). Percentages of the limit are not used:
 # with MaxRAMPercentage=75 the heap alone could take 192 MiB while the non-heap (metaspace, code,
 # symbols, Netty's buffers, malloc) measured ~110 MiB, and the kernel OOM-killed the agent before the
 # JVM noticed. Each non-heap area is capped so that a runaway one fails as a JVM OutOfMemoryError

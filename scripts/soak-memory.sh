@@ -33,8 +33,8 @@
 # Needs root and a writable memory cgroup: cgroup v1 (/sys/fs/cgroup/memory) or v2 (the memory
 # controller enabled in /sys/fs/cgroup). No systemd needed. Builds with Maven when the jar or the
 # test classes are missing (MVN_ARGS=-o for offline). Not part of `mvn verify` or .ci/run: one run
-# takes the minutes asked for plus about a minute, and two cores' worth of CPU (README, Install,
-# "Memory budget", has the latest figures).
+# takes the minutes asked for plus about a minute, and two cores' worth of CPU (docs/install.md,
+# "Memory budget", has the budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -67,7 +67,7 @@ public final class AgentClient implements AutoCloseable {
 
   /**
    * How the agent's UNAVAILABLE message begins while it has no table to serve (the agent's {@code
-   * TableTrust.NOT_SYNCED}; part of the API, see README).
+   * TableTrust.NOT_SYNCED}; part of the API, see docs/api.md).
    */
   static final String NOT_SYNCED = "not synced yet";
 

@@ -76,7 +76,7 @@ public record AgentConfig(
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT =
       Durations.parse(DEFAULT_SHUTDOWN_TIMEOUT_TEXT);
 
-  // The sane range of --shutdown-timeout (the README's configuration table says the same): beyond
+  // The sane range of --shutdown-timeout (docs/configuration.md says the same): beyond
   // it a value is a typo or a unit mistake, and the pod must be given longer than it to stop.
   public static final Duration MIN_SHUTDOWN_TIMEOUT = Duration.ofSeconds(1);
   public static final Duration MAX_SHUTDOWN_TIMEOUT = Duration.ofMinutes(5);

@@ -20,7 +20,7 @@ public record DriftSettings(boolean enabled, Duration grace) {
   public static final String DEFAULT_GRACE_TEXT = "30s";
   public static final Duration DEFAULT_GRACE = Durations.parse(DEFAULT_GRACE_TEXT);
 
-  // The sane range of --drift-grace (the README's configuration table says the same). 0 reports
+  // The sane range of --drift-grace (docs/configuration.md says the same). 0 reports
   // NotInEndpoints at the next evaluation, which only tests want.
   public static final Duration MIN_GRACE = Duration.ZERO;
   public static final Duration MAX_GRACE = Duration.ofHours(1);

@@ -4,9 +4,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The verdict for machines ({@code -o json}); the schema is in the README ({@code routesync gate})
- * and fixed by {@code GateJsonTest}. Fields are never dropped: a field that does not apply is
- * {@code null} or empty.
+ * The verdict for machines ({@code -o json}); the schema is in docs/rollout-safety.md ({@code
+ * routesync gate}) and fixed by {@code GateJsonTest}. Fields are never dropped: a field that does
+ * not apply is {@code null} or empty.
  */
 final class VerdictJson {
 

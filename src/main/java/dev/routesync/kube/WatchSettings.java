@@ -47,7 +47,7 @@ public record WatchSettings(
   public static final String DEFAULT_WATCH_SILENCE_TEXT = "5m";
   public static final Duration DEFAULT_WATCH_SILENCE = Durations.parse(DEFAULT_WATCH_SILENCE_TEXT);
 
-  // The sane ranges of --relist-after and --resync (the README's configuration table says the
+  // The sane ranges of --relist-after and --resync (docs/configuration.md says the
   // same): `--resync 1ms` relisted the whole cluster 87 times in 4 s, and hours beyond them
   // overflowed the timers' arithmetic. Checked by of(...), see there.
   public static final Duration MIN_RELIST_AFTER = Duration.ofSeconds(1);

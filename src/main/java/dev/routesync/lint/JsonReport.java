@@ -7,8 +7,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code -o json}: one document, every field always present (absent values are {@code null} or
- * {@code []}), field order fixed. The schema is the README's; new fields may be added, none removed
- * or renamed.
+ * {@code []}), field order fixed. The schema is docs/rollout-safety.md's; new fields may be added,
+ * none removed or renamed.
  *
  * <pre>{@code
  * {"findings": [{"rule", "name", "severity", "file", "line", "namespace", "service",

@@ -8,7 +8,7 @@ import picocli.CommandLine.TypeConversionException;
 enum LintFormat {
   /** {@code file:line: RS001 error: message}, for people and editors. */
   TEXT,
-  /** One JSON document with every finding (see the README for its schema). */
+  /** One JSON document with every finding (see docs/rollout-safety.md for its schema). */
   JSON,
   /** SARIF 2.1.0, for code-scanning UIs. */
   SARIF,

@@ -22,7 +22,7 @@ public record StateSettings(Optional<Path> file, Duration flush) {
   public static final String DEFAULT_FLUSH_TEXT = "1s";
   public static final Duration DEFAULT_FLUSH = Durations.parse(DEFAULT_FLUSH_TEXT);
 
-  // The sane range of --state-flush (the README's configuration table says the same).
+  // The sane range of --state-flush (docs/configuration.md says the same).
   public static final Duration MIN_FLUSH = Duration.ofMillis(100);
   public static final Duration MAX_FLUSH = Duration.ofMinutes(5);
 

@@ -24,7 +24,7 @@ public record CoalescerSettings(Duration debounce, Duration maxDelay, int maxBat
   public static final Duration DEFAULT_DEBOUNCE = Durations.parse(DEFAULT_DEBOUNCE_TEXT);
   public static final Duration DEFAULT_MAX_DELAY = Durations.parse(DEFAULT_MAX_DELAY_TEXT);
 
-  // The sane ranges (the README's configuration table says the same). Beyond them a value is a
+  // The sane ranges (docs/configuration.md says the same). Beyond them a value is a
   // typo or a unit mistake, and hours of debounce overflowed the coalescer's nanosecond arithmetic.
   public static final Duration MAX_DEBOUNCE = Duration.ofSeconds(10);
   public static final Duration MAX_MAX_DELAY = Duration.ofMinutes(1);

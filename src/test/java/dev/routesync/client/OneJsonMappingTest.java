@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code curl /v1/services...} and {@code routesync get ... -o json} print the same JSON for the
- * same table: both are the proto3 JSON mapping of the {@code routesync.v1} messages (README, "HTTP
- * API").
+ * same table: both are the proto3 JSON mapping of the {@code routesync.v1} messages (docs/api.md,
+ * "HTTP API").
  */
 @Timeout(60)
 class OneJsonMappingTest {

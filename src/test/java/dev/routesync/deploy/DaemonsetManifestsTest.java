@@ -389,7 +389,7 @@ class DaemonsetManifestsTest {
             r -> {
               assertQuantity(r.get("cpu"), "50m");
               // Request = limit: the heap is fixed and the measured peak is near the limit, so
-              // the scheduler must reserve all of it (README, Install, "Memory budget").
+              // the scheduler must reserve all of it (docs/install.md, "Memory budget").
               assertQuantity(r.get("memory"), "256Mi");
             });
     assertThat(resources.getLimits()).containsOnlyKeys("memory");

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The image's JVM flags (the Dockerfile's {@code JAVA_TOOL_OPTIONS}) are an explicit memory layout
  * that fits the DaemonSet's 256Mi limit (which {@link DaemonsetManifestsTest} holds the rendered
- * manifests to, with kubectl), and the README quotes them as they are. Needs no kubectl.
+ * manifests to, with kubectl), and the install guide (docs/install.md, "Memory budget") quotes them
+ * as they are. Needs no kubectl.
  */
 class ImageMemoryLayoutTest {
 
@@ -53,8 +54,8 @@ class ImageMemoryLayoutTest {
   }
 
   @Test
-  void theReadmeQuotesTheImagesFlags() throws IOException {
+  void theInstallGuideQuotesTheImagesFlags() throws IOException {
     String flags = String.join(" ", JvmLayout.ofDockerfile(Path.of("Dockerfile")).flags());
-    assertThat(Files.readString(Path.of("README.md"))).contains(flags);
+    assertThat(Files.readString(Path.of("docs", "install.md"))).contains(flags);
   }
 }

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The agent's memory budget under its container limit: the JVM's flags ({@link JvmLayout}) against
- * what {@code scripts/soak-memory.sh} measured with 1,000 Watch streams (the README's Install
- * section, "Memory budget", has the same figures and the run they come from). Kept here so that a
- * change of the flags, or of the DaemonSet's limit, that no longer fits fails the build instead of
- * a node.
+ * what {@code scripts/soak-memory.sh} measured with 1,000 Watch streams (docs/install.md's section,
+ * "Memory budget", has the same figures). Kept here so that a change of the flags, or of the
+ * DaemonSet's limit, that no longer fits fails the build instead of a node.
  *
  * <p>The rule: the heap is fixed ({@code -Xms} = {@code -Xmx}), every non-heap area the JVM can cap
  * is capped with room above its measured peak, and the whole still fits under the limit with a
@@ -20,7 +19,7 @@ final class MemoryBudget {
   static final long MIB = 1 << 20;
 
   // Measured peaks, committed (NMT summary at the largest total) and cgroup anonymous memory; see
-  // the README's table. Update them with a new soak when the agent's dependencies change.
+  // docs/install.md's table. Update them with a new soak when the agent's dependencies change.
   /** Metaspace, class space included (what -XX:MaxMetaspaceSize bounds). */
   static final long METASPACE = 65 * MIB;
 

@@ -90,7 +90,7 @@ class HttpApiTest {
     assertThat(reply.status()).isEqualTo(200);
     assertThat(reply.contentType()).isEqualTo("application/json");
     JsonObject body = reply.json();
-    // The proto3 JSON mapping (README): 64-bit versions are strings.
+    // The proto3 JSON mapping (docs/api.md): 64-bit versions are strings.
     assertThat(body.getValue("version")).isEqualTo("1");
     JsonArray services = body.getJsonArray("services");
     assertThat(
