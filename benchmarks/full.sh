@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The full run whose figures the README's Performance tables report: every benchmark and every
+# The full run whose figures benchmarks/README.md reports: every benchmark and every
 # whole-process run, one after the other, on an otherwise idle machine, so the ratios and targets
 # are side by side in one run. About 45 minutes on 2 cores. Needs the agent jar (target/) and
 # benchmarks/target/benchmarks.jar:

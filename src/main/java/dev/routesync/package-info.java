@@ -13,7 +13,7 @@
  *       label selector on the API server. {@link dev.routesync.kube.watch.ResourceWatch} keeps them
  *       alive and relists beside the served state, for any resource kind; {@link
  *       dev.routesync.kube.ServiceEventSink} turns its events and relists into dirty Service keys;
- *       translation to our records is pure functions ({@link
+ *       each object is translated to our records once, as it is stored, by pure functions ({@link
  *       dev.routesync.kube.translate.SliceTranslator}).
  *   <li>{@code sync/}: {@link dev.routesync.sync.Coalescer} batches dirty Service keys (leading
  *       edge, debounce, max delay, max batch); {@link dev.routesync.sync.Reconciler} recomputes
@@ -42,13 +42,12 @@
  * <h2>Which thread runs what</h2>
  *
  * <ul>
- *   <li><b>fabric8's informer threads</b> run the event handlers. They only count the event and hop
- *       onto the sync context with it, where it becomes a dirty Service key; they never translate
- *       or block.
  *   <li><b>The sync context</b> (one Vert.x event loop) owns the supervisor, the coalescer, the
  *       reconciler and so the table's single writer. No locks: everything that mutates sync state
- *       runs there. Translation happens there, per dirty Service, reading the informer caches
- *       through their index.
+ *       runs there. fabric8's informer tasks run there too ({@code KubeClients.onContext}): a watch
+ *       message's decode, the store update that translates each arriving object once ({@code
+ *       ObjectStore.put}), and the handlers, which only mark a Service key dirty and never block.
+ *       The reconciler merges the stored translations of each dirty Service.
  *   <li><b>Server event loops</b> answer requests from the latest published table, read through one
  *       volatile reference: readers never block the writer or each other. A publish nudges each
  *       Watch stream onto its connection's event loop, where its message is built.

@@ -344,6 +344,27 @@ class ArchitectureTest {
   }
 
   @Test
+  void theKubernetesModelStaysOnTheKubernetesSide() {
+    // fabric8's model is read where Kubernetes objects are the job (the watches, the controller's
+    // rules, the drift detector, lint, gate, the demo cluster) and by the composition root that
+    // wires the watches; everything from the table on sees only our own records.
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(
+            "dev.routesync",
+            "dev.routesync.kube..",
+            "dev.routesync.rules..",
+            "dev.routesync.drift..",
+            "dev.routesync.lint..",
+            "dev.routesync.gate..",
+            "dev.routesync.demo..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.fabric8.kubernetes.api.model..")
+        .check(classes);
+  }
+
+  @Test
   void kubeDoesNotDependOnServe() {
     noClasses()
         .that()

@@ -60,7 +60,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *       the same objects at both sizes. If the previous one grows from 1,000 to 10,000 Services and
  *       this one does not, the growth is the larger set of objects it touches (cache misses); if
  *       both grow alike, something in the detector costs, per evaluation, in proportion to the
- *       cluster (as the first runs found: see the README's Performance section);
+ *       cluster (as the first runs found: see benchmarks/README.md);
  *   <li>{@code serviceEvent}: an annotation change of a Service in a namespace with pods here: its
  *       selector is matched against this node's pods of that namespace, which are re-checked;
  *   <li>{@code mixedAt1000PerSecond}: a recorded stream (fixed seed) of 70% slice events of
