@@ -144,18 +144,34 @@ public final class TcpProxy implements AutoCloseable {
       server.close().await(10, TimeUnit.SECONDS);
       server = null;
     }
+    java.util.List<io.vertx.core.Future<Void>> closed = new java.util.ArrayList<>();
     for (NetSocket socket : open) {
-      socket.close();
+      closed.add(socket.close());
     }
     links.clear();
+    // Closed before the port is listened on again, so no connection of the old listener's holds it.
+    io.vertx.core.Future.join(closed).await(10, TimeUnit.SECONDS);
   }
 
-  /** Listens again on the same port, forwarding new connections to {@code newTargetPort}. */
+  /**
+   * Listens again on the same port, forwarding new connections to {@code newTargetPort}. A bind
+   * refused while the kernel still tears the old listener's connections down is tried again, for up
+   * to 5 s (two CI runs beside other test JVMs failed here with "Address already in use").
+   */
   public synchronized void restore(int newTargetPort) throws Exception {
     targetPort = newTargetPort;
-    if (server == null) {
-      server = listen(port);
+    if (server != null) {
+      return;
     }
+    org.awaitility.Awaitility.await("listening again on " + port)
+        .atMost(java.time.Duration.ofSeconds(5))
+        .pollInterval(java.time.Duration.ofMillis(50))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              server = listen(port);
+              return true;
+            });
   }
 
   @Override
