@@ -87,24 +87,7 @@ public final class AdminServer {
             .createHttpServer(http11Only())
             .requestHandler(router)
             .invalidRequestHandler(Errors::invalidRequest);
-    if (guard != null) {
-      guards.registerTcp(port, guard);
-    }
-    return server
-        .listen(port, host)
-        .compose(
-            bound -> {
-              if (guard == null) {
-                return Future.succeededFuture(bound.actualPort());
-              }
-              guards.registerTcp(bound.actualPort(), guard); // port 0: known now
-              return guards.installed()
-                  ? Future.succeededFuture(bound.actualPort())
-                  : Future.failedFuture(
-                      new IllegalStateException(
-                          "connection limits need a Vert.x built with"
-                              + " ConnectionGuards.transport()"));
-            });
+    return guards.listenTcp(server, host, port, guard);
   }
 
   /**

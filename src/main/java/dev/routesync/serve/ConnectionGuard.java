@@ -66,20 +66,18 @@ final class ConnectionGuard {
 
   /** The admin port: the cap, shared out per source address, idle connections evicted. */
   static ConnectionGuard admin(ConnectionLimits limits, ServeObserver observer) {
-    return new ConnectionGuard(
-        Listener.ADMIN,
-        limits,
-        observer,
-        null,
-        Peer::of,
-        new SourceShare(ConnectionLimits.ADMIN_MAX_PER_SOURCE),
-        null);
+    return sharedPerSource(Listener.ADMIN, limits, observer);
   }
 
   /** The debug listener: as the admin port, counted apart. */
   static ConnectionGuard debug(ConnectionLimits limits, ServeObserver observer) {
+    return sharedPerSource(Listener.DEBUG, limits, observer);
+  }
+
+  private static ConnectionGuard sharedPerSource(
+      Listener listener, ConnectionLimits limits, ServeObserver observer) {
     return new ConnectionGuard(
-        Listener.DEBUG,
+        listener,
         limits,
         observer,
         null,

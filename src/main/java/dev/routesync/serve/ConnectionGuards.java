@@ -134,6 +134,34 @@ public final class ConnectionGuards {
     guards.put(port, guard);
   }
 
+  /**
+   * Binds {@code server} to {@code host:port} with {@code guard} (null: none) watching its
+   * connections: registered before the bind, for a fixed port, and again under the bound port (port
+   * 0 is known only then). Fails when a guard is given but this Vert.x was not built with {@link
+   * #transport()}, which alone can enforce it.
+   */
+  io.vertx.core.Future<Integer> listenTcp(
+      io.vertx.core.http.HttpServer server, String host, int port, ConnectionGuard guard) {
+    if (guard != null) {
+      registerTcp(port, guard);
+    }
+    return server
+        .listen(port, host)
+        .compose(
+            bound -> {
+              if (guard == null) {
+                return io.vertx.core.Future.succeededFuture(bound.actualPort());
+              }
+              registerTcp(bound.actualPort(), guard);
+              return installed()
+                  ? io.vertx.core.Future.succeededFuture(bound.actualPort())
+                  : io.vertx.core.Future.failedFuture(
+                      new IllegalStateException(
+                          "connection limits need a Vert.x built with"
+                              + " ConnectionGuards.transport()"));
+            });
+  }
+
   private ConnectionGuard guardFor(SocketAddress listening) {
     Object key = listening instanceof InetSocketAddress inet ? inet.getPort() : UNIX;
     return guards.get(key);

@@ -115,18 +115,7 @@ public final class DebugServer {
             .createHttpServer(AdminServer.http11Only())
             .requestHandler(router)
             .invalidRequestHandler(Errors::invalidRequest);
-    if (guard != null) {
-      guards.registerTcp(port, guard);
-    }
-    return server
-        .listen(port, host)
-        .map(
-            bound -> {
-              if (guard != null) {
-                guards.registerTcp(bound.actualPort(), guard); // port 0: known now
-              }
-              return bound.actualPort();
-            });
+    return guards.listenTcp(server, host, port, guard);
   }
 
   /**
