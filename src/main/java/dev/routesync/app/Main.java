@@ -91,7 +91,12 @@ public final class Main {
                       + " (see '"
                       + command.getCommandSpec().qualifiedName()
                       + " --help')");
-          CommandLine.UnmatchedArgumentException.printSuggestions(error, command.getErr());
+          // A mistyped command gets picocli's nearest commands on a second line; an unknown
+          // option does not (its guesses are poor, and an agent's error stays one log line).
+          if (error instanceof CommandLine.UnmatchedArgumentException unmatched
+              && !unmatched.isUnknownOption()) {
+            unmatched.printSuggestions(command.getErr());
+          }
           return CommandLine.ExitCode.USAGE;
         });
     return commandLine;
