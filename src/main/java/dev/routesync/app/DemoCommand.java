@@ -25,9 +25,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Run the agent against an embedded mock API server with churning demo Services.",
-      "Takes the agent's flags; --kubeconfig is ignored (the demo writes its own), and the",
-      "socket defaults to a temporary path instead of " + AgentConfig.DEFAULT_SOCKET + ", and",
-      "the state file to one in the same temporary directory instead of "
+      "Takes the agent's flags; --kubeconfig is ignored (the demo writes its own), the socket"
+          + " defaults to a temporary path instead of "
+          + AgentConfig.DEFAULT_SOCKET
+          + ", and the state file to one in the same temporary directory instead of "
           + StateSettings.DEFAULT_FILE_TEXT
           + "."
     })

@@ -5,7 +5,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code routesync version}: what {@code routesync --version} prints. */
-@Command(name = "version", description = "Print the version of routesync.")
+@Command(
+    name = "version",
+    mixinStandardHelpOptions = true,
+    description = "Print the version of routesync.")
 final class VersionCommand implements Runnable {
 
   @Spec CommandSpec spec;

@@ -32,9 +32,9 @@ import picocli.CommandLine.TypeConversionException;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Print the xDS bootstrap that points gRPC's xds:/// resolver at this node's agent: the"
-          + " agent's Unix socket as the ADS server, node.id = this node's name, node.locality.zone"
-          + " = the node's "
+      "Print the xDS bootstrap that points a gRPC client or an Envoy at this node's agent.",
+      "For gRPC's xds:/// resolver: the agent's Unix socket as the ADS server, node.id = this"
+          + " node's name, node.locality.zone = the node's "
           + Locality.ZONE_LABEL
           + " label (read from the API server) or --zone. With --envoy, an Envoy bootstrap"
           + " instead.",

@@ -36,11 +36,12 @@ import picocli.CommandLine.TypeConversionException;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Check a live cluster for a deploy pipeline: every Ready pod a Service selects must be a",
-      "ready endpoint of each of its ports in the EndpointSlices, without a break for --settle.",
-      "Fails at once when a pod can never be one (its container ports do not match the Service's",
-      "named targetPort or protocol), while the old pods still serve; otherwise waits, watching,",
-      "until --timeout. Progress goes to stderr, the verdict to stdout."
+      "Check that a live cluster routes to every Ready pod, for a deploy pipeline.",
+      "Every Ready pod a Service selects must be a ready endpoint of each of its ports in the"
+          + " EndpointSlices, without a break for --settle. Fails at once when a pod can never be"
+          + " one (its container ports do not match the Service's named targetPort or protocol),"
+          + " while the old pods still serve; otherwise waits, watching, until --timeout. Progress"
+          + " goes to stderr, the verdict to stdout."
     },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
