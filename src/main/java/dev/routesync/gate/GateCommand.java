@@ -110,7 +110,7 @@ public final class GateCommand implements Callable<Integer> {
       defaultValue = "text",
       converter = FormatConverter.class,
       paramLabel = "FORMAT",
-      description = "text (default) or json.")
+      description = "text (default; or table) or json.")
   Format output;
 
   @Option(
@@ -263,9 +263,11 @@ public final class GateCommand implements Callable<Integer> {
     @Override
     public Format convert(String value) {
       try {
-        return Format.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        String name = value.trim().toUpperCase(Locale.ROOT);
+        // table: the default's name on get, so that -o table works everywhere.
+        return Format.valueOf(name.equals("TABLE") ? "TEXT" : name);
       } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("expected text or json, got '" + value + "'");
+        throw new TypeConversionException("expected text (or table) or json, got '" + value + "'");
       }
     }
   }
