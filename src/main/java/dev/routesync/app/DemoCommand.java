@@ -6,12 +6,15 @@ import dev.routesync.config.AgentOptions;
 import dev.routesync.demo.DemoCluster;
 import dev.routesync.logs.ConsoleFormat;
 import dev.routesync.state.StateSettings;
+import dev.routesync.units.Durations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,9 +28,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Run the agent against an embedded mock API server with churning demo Services.",
-      "Takes the agent's flags; --kubeconfig is ignored (the demo writes its own), and the",
-      "socket defaults to a temporary path instead of " + AgentConfig.DEFAULT_SOCKET + ", and",
-      "the state file to one in the same temporary directory instead of "
+      "Takes the agent's flags; --kubeconfig is ignored (the demo writes its own), the socket"
+          + " defaults to a temporary path instead of "
+          + AgentConfig.DEFAULT_SOCKET
+          + ", and the state file to one in the same temporary directory instead of "
           + StateSettings.DEFAULT_FILE_TEXT
           + "."
     })
@@ -43,17 +47,40 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--churn-every",
-      defaultValue = "3000",
-      description = "Milliseconds between churn steps (default: ${DEFAULT-VALUE}).")
-  long churnEveryMillis;
+      defaultValue = "3s",
+      converter = ChurnConverter.class,
+      paramLabel = "DURATION",
+      description = "Time between churn steps, at least 100ms (default: ${DEFAULT-VALUE}).")
+  Duration churnEvery;
+
+  /**
+   * A duration with its unit ({@code 3s}, {@code 250ms}), as every other duration flag; a bare
+   * number stays milliseconds, as this flag took before it had units.
+   */
+  static final class ChurnConverter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String text) {
+      String trimmed = text.trim();
+      if (!trimmed.isEmpty()
+          && trimmed.length() <= 12 // no overflow: larger is no churn interval anyway
+          && trimmed.chars().allMatch(Character::isDigit)) {
+        return Duration.ofMillis(Long.parseLong(trimmed));
+      }
+      try {
+        return Durations.parse(trimmed);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
 
   @Override
   public Integer call() {
     MOCK_LOG.setLevel(Level.WARNING);
     AgentConfig config = AgentCommand.validated(spec, options);
     ConsoleFormat.apply(options.logFormat());
-    if (churnEveryMillis < 100) {
-      throw new ParameterException(spec.commandLine(), "--churn-every must be at least 100");
+    if (churnEvery.toMillis() < 100) {
+      throw new ParameterException(spec.commandLine(), "--churn-every must be at least 100ms");
     }
     DemoWorkDir workDir = DemoWorkDir.create();
     if (config.socket().toString().equals(AgentConfig.DEFAULT_SOCKET)) {
@@ -95,7 +122,7 @@ public final class DemoCommand implements Callable<Integer> {
       workDir.close();
       return AgentRunner.startFailed(e, spec.commandLine().getErr());
     }
-    cluster.startChurn(churnEveryMillis);
+    cluster.startChurn(churnEvery.toMillis());
     printHowTo(demoConfig, cluster, agent);
     return AgentRunner.awaitShutdown(
         () -> {

@@ -70,10 +70,15 @@ public final class Main {
     commandLine.addSubcommand(GateCommand.class);
     commandLine.addSubcommand(BootstrapCommand.class);
     commandLine.addSubcommand(DebugCommand.class);
+    commandLine.addSubcommand(new CommandLine.HelpCommand());
+    commandLine.addSubcommand(VersionCommand.class);
+    RootSocket.install(commandLine);
     return configured(commandLine);
   }
 
   private static CommandLine configured(CommandLine commandLine) {
+    // --version on every subcommand prints the root's version, not an empty line.
+    versionEverywhere(commandLine, commandLine.getCommandSpec().versionProvider());
     commandLine.setParameterExceptionHandler(
         (error, args) -> {
           // One clear line, not a usage dump: this is usually read in a pod's log.
@@ -86,9 +91,20 @@ public final class Main {
                       + " (see '"
                       + command.getCommandSpec().qualifiedName()
                       + " --help')");
+          // A mistyped command gets picocli's nearest commands on a second line; an unknown
+          // option does not (its guesses are poor, and an agent's error stays one log line).
+          if (error instanceof CommandLine.UnmatchedArgumentException unmatched
+              && !unmatched.isUnknownOption()) {
+            unmatched.printSuggestions(command.getErr());
+          }
           return CommandLine.ExitCode.USAGE;
         });
     return commandLine;
+  }
+
+  private static void versionEverywhere(CommandLine command, CommandLine.IVersionProvider version) {
+    command.getCommandSpec().versionProvider(version);
+    command.getSubcommands().values().forEach(sub -> versionEverywhere(sub, version));
   }
 
   private static Object demo(String className) {

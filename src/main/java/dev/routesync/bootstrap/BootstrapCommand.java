@@ -32,9 +32,9 @@ import picocli.CommandLine.TypeConversionException;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Print the xDS bootstrap that points gRPC's xds:/// resolver at this node's agent: the"
-          + " agent's Unix socket as the ADS server, node.id = this node's name, node.locality.zone"
-          + " = the node's "
+      "Print the xDS bootstrap that points a gRPC client or an Envoy at this node's agent.",
+      "For gRPC's xds:/// resolver: the agent's Unix socket as the ADS server, node.id = this"
+          + " node's name, node.locality.zone = the node's "
           + Locality.ZONE_LABEL
           + " label (read from the API server) or --zone. With --envoy, an Envoy bootstrap"
           + " instead.",
@@ -44,7 +44,11 @@ import picocli.CommandLine.TypeConversionException;
       "When the zone cannot be read, the bootstrap has no zone and a warning goes to stderr."
     },
     exitCodeListHeading = "Exit codes:%n",
-    exitCodeList = {"0:written (perhaps without a zone)", "1:cannot write --output", "2:usage"})
+    exitCodeList = {
+      "0:written (perhaps without a zone)",
+      "1:cannot write --output-file",
+      "2:usage"
+    })
 public final class BootstrapCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -94,12 +98,23 @@ public final class BootstrapCommand implements Callable<Integer> {
   Duration requestTimeout;
 
   @Option(
-      names = {"-o", "--output"},
+      names = "--output-file",
       paramLabel = "FILE",
       description =
           "Write the bootstrap to FILE (atomically, mode 0644) instead of stdout; for an init"
               + " container.")
-  Path output;
+  Path outputFile;
+
+  /**
+   * The old spelling of {@code --output-file}, hidden and kept for one release with a warning: init
+   * containers already run {@code bootstrap --output FILE}, and an upgrade must not break them.
+   * Every other command's {@code -o} is a format; this one will be too.
+   */
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE",
+      hidden = true)
+  Path deprecatedOutput;
 
   @Option(
       names = "--envoy",
@@ -133,6 +148,16 @@ public final class BootstrapCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (deprecatedOutput != null) {
+      if (outputFile != null) {
+        throw usage("give --output-file, not both it and its old spelling -o/--output", null);
+      }
+      boolean longForm =
+          spec.commandLine().getParseResult().originalArgs().stream()
+              .anyMatch(arg -> arg.startsWith("--output") && !arg.startsWith("--output-file"));
+      String flag = longForm ? "--output" : "-o";
+      err.println("routesync bootstrap: " + flag + " FILE is deprecated, use --output-file FILE");
+    }
     String node = requireNodeName();
     requireEnvoyOnlyFlags();
     try {
@@ -160,6 +185,7 @@ public final class BootstrapCommand implements Callable<Integer> {
       throw usage(e.getMessage(), e);
     }
     String json = render(node, locality);
+    Path output = outputFile == null ? deprecatedOutput : outputFile;
     if (output == null) {
       out.print(json);
       out.flush();

@@ -22,7 +22,8 @@ public final class ClientOptions {
       converter = OutputFormat.Converter.class,
       paramLabel = "FORMAT",
       description =
-          "table (default), wide (get endpoints: hints, the node's topology decision) or json.")
+          "table (default; or text), wide (get endpoints: hints, the node's topology decision)"
+              + " or json.")
   OutputFormat output;
 
   /** The socket path, or a usage error (exit code 2) when it is blank. */

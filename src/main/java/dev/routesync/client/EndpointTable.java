@@ -13,11 +13,11 @@ public final class EndpointTable {
 
   private EndpointTable() {}
 
-  /** The table, or an empty string when the Service has no endpoint. */
+  /** The table, in address order, or an empty string when the Service has no endpoint. */
   public static String render(ServiceEndpoints service) {
     TableFormat table =
         new TableFormat("IP", "PORTS", "NODE", "ZONE", "POD", "READY", "SERVING", "TERMINATING");
-    for (Endpoint endpoint : service.getEndpointsList()) {
+    for (Endpoint endpoint : AddressOrder.sorted(service.getEndpointsList())) {
       table.row(
           endpoint.getIp(),
           ports(endpoint),
@@ -34,7 +34,7 @@ public final class EndpointTable {
   /**
    * {@code -o wide}: the table with every address of each endpoint ({@code ADDRESSES}: the primary
    * first, then a dual-stack pod's other address), its hints and whether this node's clients route
-   * to it ({@code SELECTED}, the topology decision's chosen set).
+   * to it ({@code SELECTED}, the topology decision's chosen set); in address order.
    */
   public static String renderWide(ServiceEndpoints service) {
     TableFormat table =
@@ -50,7 +50,7 @@ public final class EndpointTable {
             "TERMINATING",
             "HINTS",
             "SELECTED");
-    for (Endpoint endpoint : service.getEndpointsList()) {
+    for (Endpoint endpoint : AddressOrder.sorted(service.getEndpointsList())) {
       table.row(
           endpoint.getIp(),
           addresses(endpoint),

@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "clients",
+    aliases = "client",
     mixinStandardHelpOptions = true,
     description =
         "List the sidecars connected to the agent (Watch and ADS streams): who they are, what"

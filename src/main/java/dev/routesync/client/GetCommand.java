@@ -4,7 +4,8 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code routesync get}: a parent for {@code services}, {@code endpoints}, {@code drift}, {@code
- * status}, {@code clients} and {@code latency}.
+ * status}, {@code clients} and {@code latency}. As kubectl, a resource answers to its plural, its
+ * singular and its short name ({@code services}, {@code service}, {@code svc}).
  */
 @Command(
     name = "get",

@@ -38,9 +38,11 @@ public final class GetDriftCommand implements Callable<Integer> {
       @Override
       public Format convert(String value) {
         try {
-          return Format.valueOf(value.trim().toUpperCase(Locale.ROOT));
+          String name = value.trim().toUpperCase(Locale.ROOT);
+          return Format.valueOf(name.equals("TEXT") ? "TABLE" : name); // as OutputFormat
         } catch (IllegalArgumentException e) {
-          throw new TypeConversionException("expected table, json or yaml, got '" + value + "'");
+          throw new TypeConversionException(
+              "expected table (or text), json or yaml, got '" + value + "'");
         }
       }
     }
@@ -60,7 +62,8 @@ public final class GetDriftCommand implements Callable<Integer> {
       defaultValue = "table",
       converter = Format.Converter.class,
       paramLabel = "FORMAT",
-      description = "table (default), json or yaml: the agent's /v1/drift answer as it is.")
+      description =
+          "table (default; or text), json or yaml: the agent's /v1/drift answer as it is.")
   Format output;
 
   @Override

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "endpoints",
-    aliases = "ep",
+    aliases = {"endpoint", "ep"},
     mixinStandardHelpOptions = true,
     description = "Show the endpoints the agent serves for one Service.")
 public final class GetEndpointsCommand implements Callable<Integer> {

@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 /** {@code routesync get services [-n NS]}: the Services in the agent's table. */
 @Command(
     name = "services",
-    aliases = "svc",
+    aliases = {"service", "svc"},
     mixinStandardHelpOptions = true,
     description = "List the Services in the agent's routing table.")
 public final class GetServicesCommand implements Callable<Integer> {

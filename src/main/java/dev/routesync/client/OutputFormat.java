@@ -13,14 +13,17 @@ public enum OutputFormat {
   WIDE,
   JSON;
 
-  /** Accepts {@code table}, {@code wide} and {@code json} in any case. */
+  /** Accepts {@code table} (or {@code text}), {@code wide} and {@code json} in any case. */
   static final class Converter implements ITypeConverter<OutputFormat> {
     @Override
     public OutputFormat convert(String value) {
       try {
-        return OutputFormat.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        String name = value.trim().toUpperCase(Locale.ROOT);
+        // text: the default's name on lint and gate, so that -o text works everywhere.
+        return OutputFormat.valueOf(name.equals("TEXT") ? "TABLE" : name);
       } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("expected table, wide or json, got '" + value + "'");
+        throw new TypeConversionException(
+            "expected table (or text), wide or json, got '" + value + "'");
       }
     }
   }

@@ -36,11 +36,12 @@ import picocli.CommandLine.TypeConversionException;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Check a live cluster for a deploy pipeline: every Ready pod a Service selects must be a",
-      "ready endpoint of each of its ports in the EndpointSlices, without a break for --settle.",
-      "Fails at once when a pod can never be one (its container ports do not match the Service's",
-      "named targetPort or protocol), while the old pods still serve; otherwise waits, watching,",
-      "until --timeout. Progress goes to stderr, the verdict to stdout."
+      "Check that a live cluster routes to every Ready pod, for a deploy pipeline.",
+      "Every Ready pod a Service selects must be a ready endpoint of each of its ports in the"
+          + " EndpointSlices, without a break for --settle. Fails at once when a pod can never be"
+          + " one (its container ports do not match the Service's named targetPort or protocol),"
+          + " while the old pods still serve; otherwise waits, watching, until --timeout. Progress"
+          + " goes to stderr, the verdict to stdout."
     },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
@@ -109,7 +110,7 @@ public final class GateCommand implements Callable<Integer> {
       defaultValue = "text",
       converter = FormatConverter.class,
       paramLabel = "FORMAT",
-      description = "text (default) or json.")
+      description = "text (default; or table) or json.")
   Format output;
 
   @Option(
@@ -262,9 +263,11 @@ public final class GateCommand implements Callable<Integer> {
     @Override
     public Format convert(String value) {
       try {
-        return Format.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        String name = value.trim().toUpperCase(Locale.ROOT);
+        // table: the default's name on get, so that -o table works everywhere.
+        return Format.valueOf(name.equals("TABLE") ? "TEXT" : name);
       } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("expected text or json, got '" + value + "'");
+        throw new TypeConversionException("expected text (or table) or json, got '" + value + "'");
       }
     }
   }

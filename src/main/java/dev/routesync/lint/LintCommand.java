@@ -63,7 +63,8 @@ public final class LintCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       defaultValue = "text",
       converter = LintFormat.Converter.class,
-      description = "text (default), json, sarif (2.1.0) or github (workflow annotations).")
+      description =
+          "text (default; or table), json, sarif (2.1.0) or github (workflow annotations).")
   LintFormat output;
 
   @Option(

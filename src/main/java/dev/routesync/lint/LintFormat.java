@@ -20,10 +20,12 @@ enum LintFormat {
     @Override
     public LintFormat convert(String value) {
       try {
-        return LintFormat.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        String name = value.trim().toUpperCase(Locale.ROOT);
+        // table: the default's name on get, so that -o table works everywhere.
+        return LintFormat.valueOf(name.equals("TABLE") ? "TEXT" : name);
       } catch (IllegalArgumentException e) {
         throw new TypeConversionException(
-            "expected text, json, sarif or github, got '" + value + "'");
+            "expected text (or table), json, sarif or github, got '" + value + "'");
       }
     }
   }

@@ -38,7 +38,17 @@ class MainDemoTest {
     Object demo = commandLine.getSubcommands().get("demo").getCommand();
     assertThat(demo).isInstanceOf(DemoCommand.class);
     assertThat(commandLine.getSubcommands().keySet())
-        .containsExactly("agent", "demo", "get", "watch", "lint", "gate", "bootstrap", "debug");
+        .containsExactly(
+            "agent",
+            "demo",
+            "get",
+            "watch",
+            "lint",
+            "gate",
+            "bootstrap",
+            "debug",
+            "help",
+            "version");
   }
 
   @Test

@@ -12,7 +12,9 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code routesync bootstrap} through {@code Main}: flags, exit codes, stdout and --output. */
+/**
+ * {@code routesync bootstrap} through {@code Main}: flags, exit codes, stdout and --output-file.
+ */
 class BootstrapCommandTest {
 
   @TempDir Path dir;
@@ -123,7 +125,8 @@ class BootstrapCommandTest {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
 
     BootstrapCli.Result result =
-        BootstrapCli.run("--node-name", "node-a", "--zone", "zone-1", "--output", file.toString());
+        BootstrapCli.run(
+            "--node-name", "node-a", "--zone", "zone-1", "--output-file", file.toString());
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     assertThat(result.out()).isEmpty();
@@ -139,14 +142,45 @@ class BootstrapCommandTest {
   }
 
   @Test
+  void theOldOutputFlagStillWritesTheFileWithADeprecationWarning() throws Exception {
+    Path file = dir.resolve("bootstrap.json");
+    Path short_ = dir.resolve("short.json");
+
+    BootstrapCli.Result result =
+        BootstrapCli.run("--node-name", "node-a", "--zone", "zone-1", "--output", file.toString());
+    BootstrapCli.Result shortFlag =
+        BootstrapCli.run("--node-name", "node-a", "--zone", "zone-1", "-o", short_.toString());
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(result.err())
+        .isEqualTo(
+            "routesync bootstrap: --output FILE is deprecated, use --output-file FILE\n"
+                + "routesync bootstrap: wrote "
+                + file
+                + " (node.id node-a, zone zone-1)\n");
+    assertThat(Files.readString(file)).isEqualTo(Files.readString(short_));
+    assertThat(shortFlag.err()).startsWith("routesync bootstrap: -o FILE is deprecated");
+  }
+
+  @Test
+  void bothOutputFlagsAreAUsageError() {
+    BootstrapCli.Result result =
+        BootstrapCli.run(
+            "--node-name", "a", "--zone=z", "-o", "/tmp/a.json", "--output-file", "/tmp/b.json");
+
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains("--output-file").contains("not both");
+  }
+
+  @Test
   void anOutputThatCannotBeWrittenIsExitCodeOne() throws Exception {
     Path missingDir = dir.resolve("missing").resolve("bootstrap.json");
     Path directory = Files.createDirectory(dir.resolve("taken"));
 
     BootstrapCli.Result noDir =
-        BootstrapCli.run("--node-name", "a", "--zone=z", "-o", missingDir.toString());
+        BootstrapCli.run("--node-name", "a", "--zone=z", "--output-file", missingDir.toString());
     BootstrapCli.Result isDir =
-        BootstrapCli.run("--node-name", "a", "--zone=z", "-o", directory.toString());
+        BootstrapCli.run("--node-name", "a", "--zone=z", "--output-file", directory.toString());
 
     assertThat(noDir.exitCode()).isEqualTo(1);
     assertThat(noDir.err())

@@ -14,14 +14,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 class EndpointTableTest {
 
   @Test
-  void showsEveryEndpointWithPortsPlacementAndConditions() {
+  void showsEveryEndpointInAddressOrderWithPortsPlacementAndConditions() {
     assertThat(EndpointTable.render(Messages.cart()))
         .isEqualTo(
             """
             IP          PORTS                          NODE     ZONE     POD      READY   SERVING   TERMINATING
+            10.1.0.9    http:8080/TCP                  <none>   <none>   <none>   false   true      true
             10.1.0.11   http:8080/TCP,admin:9090/TCP   node-a   zone-a   cart-1   true    true      false
             10.1.0.12   http:8080/TCP,admin:9090/TCP   node-b   zone-b   cart-2   true    true      false
-            10.1.0.9    http:8080/TCP                  <none>   <none>   <none>   false   true      true
             """);
   }
 

@@ -29,7 +29,7 @@ class UsageTest {
           get services --namespace a_b      | namespace "a_b": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync get services --help')
           get services -n Shop              | namespace "Shop": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync get services --help')
           watch -n a_b                      | namespace "a_b": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync watch --help')
-          get services -o yaml      | Invalid value for option '--output': expected table, wide or json, got 'yaml' (see 'routesync get services --help')
+          get services -o yaml      | Invalid value for option '--output': expected table (or text), wide or json, got 'yaml' (see 'routesync get services --help')
           get                       | Missing required subcommand (see 'routesync get --help')
           """)
   void printsOneLineAndExitsWithTwo(String args, String message) {

@@ -592,8 +592,8 @@ class DaemonsetManifestsTest {
       args.addAll(init.getCommand());
     }
     args.addAll(init.getArgs());
-    assertThat(args).startsWith("bootstrap").contains("--output");
-    String file = args.get(args.indexOf("--output") + 1);
+    assertThat(args).startsWith("bootstrap").contains("--output-file");
+    String file = args.get(args.indexOf("--output-file") + 1);
     String fileDir = Path.of(file).getParent().toString();
     EnvVar nodeName =
         init.getEnv().stream()

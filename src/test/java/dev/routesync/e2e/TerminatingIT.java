@@ -147,7 +147,7 @@ class TerminatingIT {
               agent.socket().toString(),
               "--zone",
               "zone-a",
-              "--output",
+              "--output-file",
               bootstrap.toString());
       assertThat(written.exitCode()).as("routesync bootstrap: %s", written).isZero();
 
