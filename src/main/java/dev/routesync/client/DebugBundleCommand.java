@@ -24,10 +24,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code routesync debug bundle -o FILE}: fetches {@code GET /debug/bundle} from the agent's debug
- * listener and writes it atomically (a temporary file beside FILE, then a move), so that FILE is
- * either the whole bundle or untouched. Exit codes: 0 written, 1 the agent could not be reached or
- * answered an error (its JSON error printed), 2 bad usage.
+ * {@code routesync debug bundle --output-file FILE}: fetches {@code GET /debug/bundle} from the
+ * agent's debug listener and writes it atomically (a temporary file beside FILE, then a move), so
+ * that FILE is either the whole bundle or untouched. Exit codes: 0 written, 1 the agent could not
+ * be reached or answered an error (its JSON error printed), 2 bad usage.
  */
 @Command(
     name = "bundle",
@@ -48,7 +48,8 @@ public final class DebugBundleCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(
-      names = {"-o", "--output"},
+      // A file is --output-file in every command; -o names a format.
+      names = "--output-file",
       required = true,
       paramLabel = "FILE",
       description = "Where to write the bundle (.tar.gz); - for standard output.")

@@ -66,7 +66,13 @@ class DebugBundleCliTest {
     Path file = folder.resolve("bundle.tar.gz");
 
     Cli.Result result =
-        Cli.run("debug", "bundle", "-o", file.toString(), "--debug-address", "127.0.0.1:" + port);
+        Cli.run(
+            "debug",
+            "bundle",
+            "--output-file",
+            file.toString(),
+            "--debug-address",
+            "127.0.0.1:" + port);
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     long size = Files.size(file);
@@ -91,7 +97,13 @@ class DebugBundleCliTest {
     Path file = folder.resolve("bundle.tar.gz");
 
     Cli.Result result =
-        Cli.run("debug", "bundle", "-o", file.toString(), "--debug-address", "127.0.0.1:" + closed);
+        Cli.run(
+            "debug",
+            "bundle",
+            "--output-file",
+            file.toString(),
+            "--debug-address",
+            "127.0.0.1:" + closed);
 
     assertThat(result.exitCode()).isEqualTo(1);
     assertThat(result.err())
@@ -122,7 +134,7 @@ class DebugBundleCliTest {
           Cli.run(
               "debug",
               "bundle",
-              "-o",
+              "--output-file",
               file.toString(),
               "--debug-address",
               "127.0.0.1:" + busy.actualPort());
@@ -143,7 +155,7 @@ class DebugBundleCliTest {
         Cli.run(
             "debug",
             "bundle",
-            "-o",
+            "--output-file",
             folder.resolve("b.tar.gz").toString(),
             "--debug-address",
             "no-port");
