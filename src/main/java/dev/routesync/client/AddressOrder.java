@@ -1,8 +1,9 @@
 package dev.routesync.client;
 
-import com.google.common.net.InetAddresses;
-import com.google.common.primitives.UnsignedBytes;
 import dev.routesync.api.v1.Endpoint;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -25,9 +26,40 @@ final class AddressOrder {
     return endpoints.stream().sorted(BY_ADDRESS).toList();
   }
 
-  /** The address's bytes (4 or 16), or none for text that is no IP literal (never resolved). */
+  /**
+   * The address's bytes (4 or 16), or none for text that is no IP literal. Only text of digits, hex
+   * letters, '.' and ':' reaches {@link InetAddress}, which parses such text as a literal and never
+   * asks the resolver. (Guava's {@code InetAddresses} would do the same, but the agent jar is
+   * minimized and Guava's hashing, which that class reaches, calls classes the minimizer drops.)
+   */
   private static byte[] bytes(String ip) {
-    return InetAddresses.isInetAddress(ip) ? InetAddresses.forString(ip).getAddress() : new byte[0];
+    if (ip == null || ip.isEmpty() || ip.length() > 45 || ip.charAt(0) == '.') {
+      return new byte[0];
+    }
+    boolean colon = false;
+    boolean letters = false;
+    int dots = 0;
+    for (int i = 0; i < ip.length(); i++) {
+      char c = ip.charAt(i);
+      boolean digit = c >= '0' && c <= '9';
+      boolean hexLetter = (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+      colon |= c == ':';
+      letters |= hexLetter;
+      dots += c == '.' ? 1 : 0;
+      if (!digit && !hexLetter && c != ':' && c != '.') {
+        return new byte[0];
+      }
+    }
+    // Without a colon only a dotted quad of digits is a literal: anything else (a.b.c.d) would be
+    // looked up as a host name.
+    if (!colon && (letters || dots != 3)) {
+      return new byte[0];
+    }
+    try {
+      return InetAddress.getByName(ip).getAddress();
+    } catch (UnknownHostException | SecurityException e) {
+      return new byte[0];
+    }
   }
 
   private static int compare(byte[] left, byte[] right) {
@@ -35,7 +67,7 @@ final class AddressOrder {
       // 4 (IPv4) before 16 (IPv6); no address (0) after both.
       return Integer.compare(rank(left), rank(right));
     }
-    return UnsignedBytes.lexicographicalComparator().compare(left, right);
+    return Arrays.compareUnsigned(left, right);
   }
 
   private static int rank(byte[] address) {
