@@ -40,9 +40,6 @@ import tools.jackson.core.type.TypeReference;
  */
 public final class FastKubernetesSerialization extends KubernetesSerialization {
 
-  // The stream is rewound for fabric8 when the fast path hands a list on: closing it is not ours.
-  private static final JsonFactory JSON =
-      JsonFactory.builder().disable(StreamReadFeature.AUTO_CLOSE_SOURCE).build();
   private static final List<DecodedKind<?, ?>> KINDS =
       List.of(DecodedKind.ENDPOINT_SLICES, DecodedKind.ENDPOINTS);
   private static final Map<String, DecodedKind<?, ?>> BY_KIND =
@@ -51,6 +48,11 @@ public final class FastKubernetesSerialization extends KubernetesSerialization {
       KINDS.stream()
           .collect(Collectors.toUnmodifiableMap(DecodedKind::listType, Function.identity()));
 
+  // The stream is rewound for fabric8 when the fast path hands a list on: closing it is not ours.
+  // One factory per instance, as fabric8 has one mapper per instance: a factory's table of names
+  // seen before changes what it makes of some malformed names (see FastDecodeFuzzTest).
+  private final JsonFactory factory =
+      JsonFactory.builder().disable(StreamReadFeature.AUTO_CLOSE_SOURCE).build();
   private final LongAdder decoded = new LongAdder();
   private final LongAdder handedOn = new LongAdder();
 
@@ -113,8 +115,8 @@ public final class FastKubernetesSerialization extends KubernetesSerialization {
     return handedOn.sum();
   }
 
-  private static Object list(DecodedKind<?, ?> kind, InputStream body) {
-    try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), body)) {
+  private Object list(DecodedKind<?, ?> kind, InputStream body) {
+    try (JsonParser parser = factory.createParser(ObjectReadContext.empty(), body)) {
       parser.nextToken();
       Object list = kind.readList(parser);
       return parser.nextToken() == null ? list : null;
@@ -124,8 +126,8 @@ public final class FastKubernetesSerialization extends KubernetesSerialization {
   }
 
   /** The event, or null when it is not for the fast path. */
-  private static WatchEvent watchEvent(String json) {
-    try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), json)) {
+  private WatchEvent watchEvent(String json) {
+    try (JsonParser parser = factory.createParser(ObjectReadContext.empty(), json)) {
       parser.nextToken();
       String[] type = {null};
       Object[] object = {null};

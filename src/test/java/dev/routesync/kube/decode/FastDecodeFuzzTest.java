@@ -37,9 +37,7 @@ class FastDecodeFuzzTest {
   })
   void watchEvents(byte[] input) {
     String json = new String(input, StandardCharsets.UTF_8);
-    assertAgree(
-        () -> FAST.unmarshal(json, WatchEvent.class),
-        fabric8 -> fabric8.unmarshal(json, WatchEvent.class));
+    assertAgree(serialization -> serialization.unmarshal(json, WatchEvent.class));
   }
 
   @FuzzTest
@@ -51,29 +49,34 @@ class FastDecodeFuzzTest {
   })
   void endpointSliceLists(byte[] input) {
     TypeReference<EndpointSliceList> type = new TypeReference<>() {};
-    assertAgree(
-        () -> FAST.unmarshal(new ByteArrayInputStream(input), type),
-        fabric8 -> fabric8.unmarshal(new ByteArrayInputStream(input), type));
+    assertAgree(serialization -> serialization.unmarshal(new ByteArrayInputStream(input), type));
   }
 
   /**
    * Whenever the fast path answers, fabric8 gives the same answer. A document it hands on is
-   * fabric8's on both sides, and is not compared: fabric8's answer to some malformed documents
-   * depends on what its mapper parsed before (an invalid UTF-8 byte in a field name failed on one
-   * instance and passed on the other), which says nothing of the fast path. For the same reason a
-   * document fabric8's long-lived instance refuses is asked again of a fresh one, which has parsed
-   * nothing before: only a refusal from both is a disagreement.
+   * fabric8's on both sides, and is not compared.
+   *
+   * <p>Jackson's answer to an invalid UTF-8 byte in a field name depends on the names its parser
+   * factory saw before: it pads a short name's last bytes with 0xFF, so {@code "\xffind"} is found
+   * as {@code "ind"} once a document had {@code "ind"}, and refused before. fabric8's long-lived
+   * mapper and the fast path's long-lived factory have seen different documents, so a document
+   * fabric8 refuses is asked again of a fresh fabric8 and a fresh fast path, which have seen
+   * nothing: only a refusal from fresh fabric8 where the fresh fast path answers is a disagreement.
    */
-  private static void assertAgree(
-      Supplier<Object> fast, Function<KubernetesSerialization, Object> fabric8) {
+  private static void assertAgree(Function<KubernetesSerialization, Object> decode) {
     long decodedBefore = FAST.decoded();
-    Object ours = outcome(fast);
+    Object ours = outcome(() -> decode.apply(FAST));
     if (FAST.decoded() == decodedBefore) {
       return;
     }
-    Object theirs = outcome(() -> fabric8.apply(FABRIC8));
+    Object theirs = outcome(() -> decode.apply(FABRIC8));
     if (theirs instanceof String) {
-      theirs = outcome(() -> fabric8.apply(new KubernetesSerialization()));
+      theirs = outcome(() -> decode.apply(new KubernetesSerialization()));
+      FastKubernetesSerialization fresh = new FastKubernetesSerialization();
+      ours = outcome(() -> decode.apply(fresh));
+      if (fresh.decoded() == 0) {
+        return;
+      }
     }
     assertThat(theirs).isNotInstanceOf(String.class);
     assertThat(ours).isEqualTo(ModelsForTests.withoutLeftOuts(theirs));

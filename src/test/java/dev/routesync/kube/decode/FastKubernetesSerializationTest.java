@@ -1,5 +1,6 @@
 package dev.routesync.kube.decode;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.EndpointsList;
@@ -154,6 +155,27 @@ class FastKubernetesSerializationTest {
     assertThat(fast.unmarshal("{\"kind\":\"Status\",\"code\":410}", Status.class).getCode())
         .isEqualTo(410);
     assertThat(fast.decoded()).isZero();
+  }
+
+  /**
+   * Jackson finds an invalid UTF-8 name such as {@code "\xffind"} as {@code "ind"} once its factory
+   * saw {@code "ind"} (it pads short names with 0xFF), and refuses it before. An instance's answer
+   * depends only on what that instance read, as fabric8's does on its own mapper.
+   */
+  @Test
+  void whatOneInstanceReadDoesNotChangeWhatAnotherDecodes() {
+    byte[] seen = "{\"kind\":\"EndpointSliceList\",\"ind\":1,\"items\":[]}".getBytes(UTF_8);
+    byte[] invalid = new byte[] {'{', '"', (byte) 0xff, 'i', 'n', 'd', '"', ':', '1', '}'};
+    fast.unmarshal(new ByteArrayInputStream(seen), SLICE_LIST);
+
+    FastKubernetesSerialization fresh = new FastKubernetesSerialization();
+    Object freshOutcome = outcome(() -> list(fresh, invalid, SLICE_LIST));
+
+    assertThat(fresh.decoded()).isZero();
+    assertThat(freshOutcome)
+        .isEqualTo(outcome(() -> list(new KubernetesSerialization(), invalid, SLICE_LIST)))
+        .asString()
+        .contains("KubernetesClientException");
   }
 
   private static <T> T list(
