@@ -40,6 +40,7 @@ import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.DebugServer;
 import dev.routesync.serve.ListenFailures;
+import dev.routesync.serve.LivenessVerdict;
 import dev.routesync.serve.Readiness;
 import dev.routesync.sidecars.Sidecars;
 import dev.routesync.startup.BadConfigurationException;
@@ -78,6 +79,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -116,7 +118,6 @@ public final class Agent {
 
   private final AgentConfig config;
   private final Vertx vertx;
-  private final ConnectionGuards guards;
   private final PrometheusMeterRegistry registry;
   private final Metrics metrics;
   // Each Watch and ADS stream's sync state (GET /v1/clients) and the propagation latency.
@@ -139,27 +140,26 @@ public final class Agent {
   // The table's second input: the Services' declared ports (see ServicePorts); the drift
   // detector's too.
   private final ResourceWatch<Service> services;
-  // The drift detector and its Pods watch; null when it is off (driftOff says why).
-  private final DriftDetector drift;
-  private final String driftOff;
-  private final ResourceWatch<Pod> driftPods;
-  private final EventRecorder events;
+  // Why the drift detector does not run; empty when it does.
+  private final Optional<String> driftOff;
   private final ApiServer apiServer;
-  // The socket's listen, begun in the constructor before the Kubernetes side is built (see there).
-  private final Future<Void> socketListening;
-  private final AdminServer adminServer;
-  private final DebugServer debugServer;
-  // Persistence: null with --state-file "". The Services restored at start (empty after a cold
-  // start) are recomputed by the first list, so those gone while the agent was down are removed.
-  private final StateWriter stateWriter;
+  private final Optional<AdminServer> adminServer;
+  private final Optional<DebugServer> debugServer;
+  // The Services restored at start (empty after a cold start) are recomputed by the first list,
+  // so those gone while the agent was down are removed.
   private final List<ServiceKey> restoredKeys;
   // Completes once the first list is published and trusted (see initialSync()).
   private final Promise<Void> synced = Promise.promise();
+  // Everything started after construction, and everything stopped, in the order of startAll().
+  private final AgentParts parts = new AgentParts();
 
   /** The one stop, once asked for: later calls get the same future. */
   private Future<Void> stopping;
 
   /**
+   * Builds the parts and registers them in {@link #parts}, each only when it is enabled; only the
+   * socket's listen begins here (see below).
+   *
    * @param loadingKubeConfig the credentials, still loading on another thread at a warm start (see
    *     {@link #start(AgentConfig)}); awaited before the socket listens, so that bad credentials
    *     stop the agent before it serves anything. Fails with a {@link BadConfigurationException}.
@@ -167,7 +167,7 @@ public final class Agent {
   private Agent(AgentConfig config, CompletableFuture<Config> loadingKubeConfig) {
     this.config = config;
     // The accept hook, which also keeps the socket to --allow-uids/--allow-gids.
-    this.guards = ConnectionGuards.create(config.peers());
+    ConnectionGuards guards = ConnectionGuards.create(config.peers());
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     this.metrics = new Metrics(registry);
     this.vertx =
@@ -180,16 +180,16 @@ public final class Agent {
     Clock clock = Clock.systemUTC();
     long coldStartVersion = TimeUnit.MILLISECONDS.toMicros(clock.millis());
     // Before the first list: a table restored from the state file is served at once, stale.
-    StateFile stateFile = config.state().file().map(StateFile::new).orElse(null);
+    Optional<StateFile> stateFile = config.state().file().map(StateFile::new);
     Optional<WarmStart.Restored> restored =
-        stateFile == null
-            ? Optional.empty()
-            : WarmStart.load(
-                stateFile,
-                clock.instant(),
-                coldStartVersion,
-                RoutingTable.DEFAULT_DELTA_LOG_CAPACITY,
-                metrics.state());
+        stateFile.flatMap(
+            file ->
+                WarmStart.load(
+                    file,
+                    clock.instant(),
+                    coldStartVersion,
+                    RoutingTable.DEFAULT_DELTA_LOG_CAPACITY,
+                    metrics.state()));
     this.topology = NodeTopology.of(config.nodeName(), config.zone(), this::decideAgain);
     this.table =
         restored
@@ -216,83 +216,36 @@ public final class Agent {
           r.syncedAt().ifPresent(freshness::restored);
           readiness.tableRestored();
         });
-    // Attached after the restored table's trust is raised: that table is already on disk.
-    this.stateWriter =
-        stateFile == null
-            ? null
-            : new StateWriter(
-                stateFile, config.state().flush(), clock, freshness::syncedAt, metrics.state());
-    if (stateWriter != null) {
-      stateWriter.attach(table, trust);
-    }
+    // Attached after the restored table's trust is raised: that table is already on disk. It is
+    // the first part, so the last to stop: its final write comes after the listeners closed.
+    parts.add(
+        stateFile.map(
+            file -> {
+              StateWriter writer =
+                  new StateWriter(
+                      file, config.state().flush(), clock, freshness::syncedAt, metrics.state());
+              writer.attach(table, trust);
+              return AgentPart.running("state writer", () -> finalStateWrite(writer));
+            }));
     this.syncContext = vertx.getOrCreateContext();
     LOG.info("starting routesync agent: {}", config.describe());
     Config kubeConfig = awaitKubeConfig(loadingKubeConfig);
-    this.apiServer =
-        new ApiServer(
-            vertx,
-            table,
-            freshness,
-            metrics.serve(),
-            readiness,
-            config.socket(),
-            config.listenTcp(),
-            config.grpcReflection(),
-            guards,
-            config.limits());
-    apiServer.trackClientsIn(sidecars); // GET /v1/clients: Watch and ADS streams alike
-    // xDS on the same listeners: proxyless gRPC clients and Envoy route with this table.
-    apiServer.serveXds(new XdsServer(vertx, table, trust, metrics.xds()));
-    table.onPublish(apiServer::published);
+    this.apiServer = apiServer(guards);
     // Serving starts here, before the Kubernetes client, the watches, the drift detector and the
     // admin listener are built (a restart is back for its sidecars that much sooner): the served
     // table needs none of them. It is the restored table, flagged stale (its trust is RESTORED
     // until the first list), or none: the API answers "not synced yet" until the first list.
-    this.socketListening =
-        apiServer
-            .listen()
-            .onSuccess(
-                ignored -> {
-                  readiness.socketListening(true);
-                  readiness.socketFileCheck(apiServer::socketFileProblem);
-                  LOG.info("serving gRPC and HTTP on unix:{}", apiServer.socketPath());
-                  if (apiServer.tcpPort() > 0) {
-                    LOG.warn(
-                        "also serving on tcp port {}, to every local user (--listen-tcp-insecure)",
-                        apiServer.tcpPort());
-                  }
-                });
+    Future<Void> socketListening = listenOnSocket();
     this.client = KubeClients.create(vertx, kubeConfig, config.watch(), syncContext);
     this.storage = StorageProbe.of(client, STORAGE_PROBE_TIMEOUT);
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
     this.driftOff = driftOffReason(config);
-    this.events =
-        driftOff != null
-            ? null
-            : EventRecorder.start(
-                client,
-                Reporter.onNode(Reporter.DRIFT_DETECTOR, config.nodeName()),
-                EventRecorderSettings.defaults(),
-                new VertxScheduler(vertx),
-                clock,
-                metrics.kubernetesEvents());
-    this.drift =
-        driftOff != null
-            ? null
-            : new DriftDetector(
-                config.nodeName(),
-                config.drift().grace(),
-                config.coalescer().debounce(),
-                new VertxScheduler(vertx),
-                clock,
-                // Live clusters: sidecar ports resolve on 1.32+; an unresolved one on an older
-                // cluster is then reported as NotInEndpoints after the grace, never as certain.
-                PortSearch.CONTAINERS_AND_SIDECARS,
-                metrics.drift(),
-                new RecordedDriftEvents(events));
+    Optional<EventRecorder> events =
+        driftOff.isPresent() ? Optional.empty() : Optional.of(events(clock));
+    Optional<DriftDetector> drift = events.map(recorder -> driftDetector(recorder, clock));
     Wiring<?> wiring =
         switch (config.source()) {
-          case ENDPOINTSLICES -> wireSlices(skips);
+          case ENDPOINTSLICES -> wireSlices(skips, drift);
           case ENDPOINTS -> wire(new EndpointsKind(), skips, null, null);
         };
     this.coalescer = wiring.coalescer();
@@ -303,42 +256,51 @@ public final class Agent {
     this.services =
         watchServices(
             wiring.servicePorts(),
-            drift == null
-                ? wiring.servicesSink()
-                : WatchSinks.tee(wiring.servicesSink(), drift.services()));
-    this.driftPods = drift == null ? null : watchPods(drift.pods());
-    DriftView driftView = drift == null ? DriftView.off(driftOff) : drift;
-    apiServer.serveDrift(driftView);
-    this.adminServer =
-        config.adminPort() == 0
-            ? null
-            : new AdminServer(
-                vertx,
-                config.adminHost(),
-                config.adminPort(),
-                readiness,
-                this::liveness,
-                () -> registry,
-                guards,
-                config.limits().forAdmin(),
-                metrics.serve());
-    this.debugServer =
-        config.debug().enabled()
-            ? new DebugServer(
-                vertx,
-                config.debug().host(),
-                config.debug().port(),
-                apiServer.httpApi(),
-                () -> registry,
-                RecentLines.installed(),
-                LogLevels.ofProcess(),
-                guards,
-                config.limits().forAdmin(),
-                metrics.serve())
-            : null;
-    if (debugServer != null) {
-      debugServer.describeConfiguration(config, KubeconfigFacts.of(client.getConfiguration()));
-    }
+            drift
+                .map(d -> WatchSinks.tee(wiring.servicesSink(), d.services()))
+                .orElse(wiring.servicesSink()));
+    Optional<ResourceWatch<Pod>> driftPods = drift.map(d -> watchPods(d.pods()));
+    apiServer.serveDrift(
+        drift.<DriftView>map(d -> d).orElseGet(() -> DriftView.off(driftOff.get())));
+    this.adminServer = adminServer(guards);
+    this.debugServer = debugServer(guards);
+    List<AgentPart> listeners = new ArrayList<>();
+    listeners.add(
+        AgentPart.of(
+            "API socket",
+            () -> socketListening,
+            () -> apiServer.shutdown(config.shutdownTimeout())));
+    adminServer.map(this::adminPart).ifPresent(listeners::add);
+    debugServer.map(this::debugPart).ifPresent(listeners::add);
+    parts
+        .add(AgentPart.together("listeners", listeners))
+        .add(events.map(e -> AgentPart.running("event recorder", () -> onSyncContext(e::close))))
+        .add(watchPart("table watch", supervisor))
+        .add(watchPart("Services watch", services))
+        .add(driftPods.map(pods -> watchPart("Pods watch", pods)))
+        .add(
+            AgentPart.of(
+                "storage probe",
+                () -> {
+                  storageTimer = vertx.setPeriodic(storageProbeEvery(), tick -> storage.probe());
+                  return Future.succeededFuture();
+                },
+                () -> {
+                  vertx.cancelTimer(storageTimer);
+                  return Future.succeededFuture();
+                }))
+        .add(
+            topology.needsLookup()
+                // Its retries end by themselves once the agent is stopping.
+                ? Optional.of(
+                    AgentPart.of(
+                        "zone lookup",
+                        () -> {
+                          lookUpZone();
+                          return Future.succeededFuture();
+                        },
+                        Future::succeededFuture))
+                : Optional.empty());
   }
 
   private record Wiring<T extends HasMetadata>(
@@ -352,12 +314,13 @@ public final class Agent {
    * a {@link NodeSlice} of each slice, which the informer's store makes for it (so that no decoded
    * slice is kept) and hands it at each relist.
    */
-  private Wiring<EndpointSlice> wireSlices(SkipReporter skips) {
-    if (drift == null) {
+  private Wiring<EndpointSlice> wireSlices(SkipReporter skips, Optional<DriftDetector> drift) {
+    if (drift.isEmpty()) {
       return wire(new EndpointSliceKind(), skips, null, null);
     }
-    CompactForms<EndpointSlice, NodeSlice> forms = new CompactForms<>(drift::nodeSliceOf);
-    return wire(new EndpointSliceKind(), skips, forms, drift.slices(forms::handOver));
+    DriftDetector detector = drift.get();
+    CompactForms<EndpointSlice, NodeSlice> forms = new CompactForms<>(detector::nodeSliceOf);
+    return wire(new EndpointSliceKind(), skips, forms, detector.slices(forms::handOver));
   }
 
   /**
@@ -417,18 +380,192 @@ public final class Agent {
         storage::reachable);
   }
 
-  /** Why the drift detector does not run, or null when it does. */
-  private static String driftOffReason(AgentConfig config) {
+  /** Why the drift detector does not run; empty when it does. */
+  private static Optional<String> driftOffReason(AgentConfig config) {
     if (!config.drift().enabled()) {
-      return "turned off (--drift-detector=false)";
+      return Optional.of("turned off (--drift-detector=false)");
     }
     if (config.nodeName().isEmpty()) {
-      return "no node name (set --node-name or NODE_NAME, from the downward API's spec.nodeName)";
+      return Optional.of(
+          "no node name (set --node-name or NODE_NAME, from the downward API's spec.nodeName)");
     }
     if (config.source() != Source.ENDPOINTSLICES) {
-      return "--source endpoints: the detector needs EndpointSlices (their pod uids per port)";
+      return Optional.of(
+          "--source endpoints: the detector needs EndpointSlices (their pod uids per port)");
     }
-    return null;
+    return Optional.empty();
+  }
+
+  /** The drift detector's Kubernetes Events, written by a worker of their own from now on. */
+  private EventRecorder events(Clock clock) {
+    return EventRecorder.start(
+        client,
+        Reporter.onNode(Reporter.DRIFT_DETECTOR, config.nodeName()),
+        EventRecorderSettings.defaults(),
+        new VertxScheduler(vertx),
+        clock,
+        metrics.kubernetesEvents());
+  }
+
+  private DriftDetector driftDetector(EventRecorder events, Clock clock) {
+    return new DriftDetector(
+        config.nodeName(),
+        config.drift().grace(),
+        config.coalescer().debounce(),
+        new VertxScheduler(vertx),
+        clock,
+        // Live clusters: sidecar ports resolve on 1.32+; an unresolved one on an older cluster is
+        // then reported as NotInEndpoints after the grace, never as certain.
+        PortSearch.CONTAINERS_AND_SIDECARS,
+        metrics.drift(),
+        new RecordedDriftEvents(events));
+  }
+
+  /** gRPC and HTTP on the socket (and --listen-tcp-insecure), xDS on the same listeners. */
+  private ApiServer apiServer(ConnectionGuards guards) {
+    ApiServer api =
+        new ApiServer(
+            vertx,
+            table,
+            freshness,
+            metrics.serve(),
+            readiness,
+            config.socket(),
+            config.listenTcp(),
+            config.grpcReflection(),
+            guards,
+            config.limits());
+    api.trackClientsIn(sidecars); // GET /v1/clients: Watch and ADS streams alike
+    // xDS on the same listeners: proxyless gRPC clients and Envoy route with this table.
+    api.serveXds(new XdsServer(vertx, table, trust, metrics.xds()));
+    table.onPublish(api::published);
+    return api;
+  }
+
+  private Future<Void> listenOnSocket() {
+    return apiServer
+        .listen()
+        .onSuccess(
+            ignored -> {
+              readiness.socketListening(true);
+              readiness.socketFileCheck(apiServer::socketFileProblem);
+              LOG.info("serving gRPC and HTTP on unix:{}", apiServer.socketPath());
+              if (apiServer.tcpPort() > 0) {
+                LOG.warn(
+                    "also serving on tcp port {}, to every local user (--listen-tcp-insecure)",
+                    apiServer.tcpPort());
+              }
+            });
+  }
+
+  /** The probes and metrics listener; none with --admin-port 0. */
+  private Optional<AdminServer> adminServer(ConnectionGuards guards) {
+    if (config.adminPort() == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new AdminServer(
+            vertx,
+            config.adminHost(),
+            config.adminPort(),
+            readiness,
+            this::liveness,
+            () -> registry,
+            guards,
+            config.limits().forAdmin(),
+            metrics.serve()));
+  }
+
+  private Optional<DebugServer> debugServer(ConnectionGuards guards) {
+    if (!config.debug().enabled()) {
+      return Optional.empty();
+    }
+    DebugServer debug =
+        new DebugServer(
+            vertx,
+            config.debug().host(),
+            config.debug().port(),
+            apiServer.httpApi(),
+            () -> registry,
+            RecentLines.installed(),
+            LogLevels.ofProcess(),
+            guards,
+            config.limits().forAdmin(),
+            metrics.serve());
+    debug.describeConfiguration(config, KubeconfigFacts.of(client.getConfiguration()));
+    return Optional.of(debug);
+  }
+
+  /** A port that cannot be bound stops the agent: the probes need it. */
+  private AgentPart adminPart(AdminServer admin) {
+    return AgentPart.of(
+        "admin listener",
+        () ->
+            admin
+                .listen()
+                .onSuccess(port -> LOG.info("admin on {}:{}", config.adminHost(), port))
+                .recover(error -> Future.failedFuture(adminListenFailure(error)))
+                .mapEmpty(),
+        admin::close);
+  }
+
+  /**
+   * The debug listener is an operator's aid: a port taken on the node is worth a warning, not an
+   * agent that does not start.
+   */
+  private AgentPart debugPart(DebugServer debug) {
+    String host = config.debug().host();
+    return AgentPart.of(
+        "debug listener",
+        () ->
+            debug
+                .listen()
+                .onSuccess(
+                    port ->
+                        LOG.info(
+                            "debug listener on {}:{} (status page: http://{}:{}/status)",
+                            host,
+                            port,
+                            host,
+                            port))
+                .<Void>mapEmpty()
+                .recover(
+                    error -> {
+                      LOG.warn(
+                          "debug listener not started on {}: {}; the agent runs without it",
+                          ListenFailures.hostPort(host, config.debug().port()),
+                          Reasons.of(error));
+                      return Future.succeededFuture();
+                    }),
+        debug::close);
+  }
+
+  /**
+   * A watch starts and stops on the sync context. Its start is not awaited: a watch whose first
+   * list hangs must not hold up the agent's start (readiness waits for it instead).
+   */
+  private AgentPart watchPart(String name, ResourceWatch<?> watch) {
+    return AgentPart.of(
+        name,
+        () -> {
+          syncContext.runOnContext(v -> watch.start());
+          return Future.succeededFuture();
+        },
+        () -> onSyncContext(watch::stop));
+  }
+
+  private Future<Void> onSyncContext(Runnable action) {
+    Promise<Void> done = Promise.promise();
+    syncContext.runOnContext(
+        v -> {
+          try {
+            action.run();
+            done.complete();
+          } catch (RuntimeException e) {
+            done.fail(e);
+          }
+        });
+    return done.future();
   }
 
   /**
@@ -565,73 +702,30 @@ public final class Agent {
     }
   }
 
+  /**
+   * Starts the parts in order: the listeners (the socket's listen, begun in the constructor, and
+   * the admin and debug listeners), the event recorder, the watches, the storage probe and the zone
+   * lookup. The first lists are then published as one version and trusted.
+   */
   private Future<Void> startAll() {
-    if (drift == null) {
-      LOG.info("drift detector off: {}", driftOff);
-    }
-    Future<Void> socket = socketListening;
-    Future<Void> admin =
-        adminServer == null
-            ? Future.succeededFuture()
-            : adminServer
-                .listen()
-                .onSuccess(port -> LOG.info("admin on {}:{}", config.adminHost(), port))
-                .recover(error -> Future.failedFuture(adminListenFailure(error)))
-                .mapEmpty();
-    // The debug listener is an operator's aid: a port taken on the node is worth a warning, not
-    // an agent that does not start.
-    Future<Void> debug =
-        debugServer == null
-            ? Future.succeededFuture()
-            : debugServer
-                .listen()
-                .onSuccess(
-                    port ->
-                        LOG.info(
-                            "debug listener on {}:{} (status page: http://{}:{}/status)",
-                            config.debug().host(),
-                            port,
-                            config.debug().host(),
-                            port))
-                .<Void>mapEmpty()
-                .recover(
-                    error -> {
-                      LOG.warn(
-                          "debug listener not started on {}: {}; the agent runs without it",
-                          ListenFailures.hostPort(config.debug().host(), config.debug().port()),
-                          Reasons.of(error));
-                      return Future.succeededFuture();
-                    });
-    return Future.all(socket, admin, debug)
-        .<Void>mapEmpty()
+    driftOff.ifPresent(reason -> LOG.info("drift detector off: {}", reason));
+    return parts
+        .start()
         .onSuccess(
-            ignored -> {
-              syncContext.runOnContext(
-                  v -> {
-                    supervisor.start();
-                    services.start();
-                    if (drift != null) {
-                      driftPods.start();
-                    }
-                  });
-              storageTimer = vertx.setPeriodic(storageProbeEvery(), tick -> storage.probe());
-              if (topology.needsLookup()) {
-                lookUpZone();
-              }
-              Future.all(supervisor.initialSync(), services.initialSync())
-                  .onSuccess(
-                      v ->
-                          syncContext.runOnContext(
-                              onSync -> {
-                                // Both watches' first lists, and every restored Service, as one
-                                // version; trusted right after it is published.
-                                coalescer.release(restoredKeys);
-                                trust.raise(TableTrust.Level.SYNCED);
-                                readiness.initialSyncDone();
-                                LOG.info("initial sync done: {}", table.current());
-                                synced.tryComplete();
-                              }));
-            });
+            ignored ->
+                Future.all(supervisor.initialSync(), services.initialSync())
+                    .onSuccess(
+                        v ->
+                            syncContext.runOnContext(
+                                onSync -> {
+                                  // Both watches' first lists, and every restored Service, as one
+                                  // version; trusted right after it is published.
+                                  coalescer.release(restoredKeys);
+                                  trust.raise(TableTrust.Level.SYNCED);
+                                  readiness.initialSyncDone();
+                                  LOG.info("initial sync done: {}", table.current());
+                                  synced.tryComplete();
+                                })));
   }
 
   /**
@@ -676,20 +770,25 @@ public final class Agent {
         "admin", ListenFailures.hostPort(config.adminHost(), config.adminPort()), error);
   }
 
-  private Future<String> liveness() {
-    Promise<String> verdict = Promise.promise();
+  private Future<LivenessVerdict> liveness() {
+    Promise<LivenessVerdict> verdict = Promise.promise();
     syncContext.runOnContext(
         ignored -> {
           long waited = coalescer.oldestPendingAgeNanos();
           verdict.tryComplete(
               waited > STUCK_AFTER.toNanos()
-                  ? "a change has waited " + waited / 1_000_000_000 + "s unpublished"
-                  : "");
+                  ? LivenessVerdict.notAlive(
+                      "a change has waited " + waited / 1_000_000_000 + "s unpublished")
+                  : LivenessVerdict.ALIVE);
         });
     long timer =
         vertx.setTimer(
             LIVENESS_TIMEOUT.toMillis(),
-            id -> verdict.tryComplete("sync event loop did not answer within 5s"));
+            id ->
+                verdict.tryComplete(
+                    LivenessVerdict.notAlive(
+                        "sync event loop did not answer within "
+                            + Durations.format(LIVENESS_TIMEOUT))));
     return verdict.future().andThen(done -> vertx.cancelTimer(timer));
   }
 
@@ -712,11 +811,6 @@ public final class Agent {
   /** Registers a listener called on the sync context after each published version. */
   public void onPublish(java.util.function.Consumer<RoutingTable> listener) {
     table.onPublish(listener);
-  }
-
-  /** The drift detector's latest snapshot (off, with the reason, when it does not run). */
-  public DriftView drift() {
-    return drift == null ? DriftView.off(driftOff) : drift;
   }
 
   public Readiness readiness() {
@@ -746,32 +840,30 @@ public final class Agent {
     return config;
   }
 
-  /** The admin listener's bound port, or -1 when it is off. */
   /** The debug listener's bound port, or -1 when it is off or not listening. */
   public int debugPort() {
-    return debugServer == null ? -1 : debugServer.actualPort();
+    return debugServer.map(DebugServer::actualPort).orElse(-1);
   }
 
+  /** The admin listener's bound port, or -1 when it is off. */
   public int adminPort() {
-    return adminServer == null ? -1 : adminServer.actualPort();
+    return adminServer.map(AdminServer::actualPort).orElse(-1);
   }
 
-  /** The loopback TCP port of the API, or -1 when it only serves the socket. */
-  public int apiTcpPort() {
-    return apiServer.tcpPort();
-  }
-
-  /** Watch streams open right now. */
-  public int watchStreams() {
-    return apiServer.watchStreams();
+  /** The API's listeners (the socket, and the loopback TCP port with --listen-tcp-insecure). */
+  public ApiServer api() {
+    return apiServer;
   }
 
   /**
-   * Stops gracefully, within the configured shutdown timeout: readiness and gRPC health fail at
-   * once; the listeners stop accepting; HTTP/2 connections get GOAWAY; every Watch stream ends with
-   * status OK so sidecars reconnect; in-flight calls complete; then the watches stop and Vert.x
-   * shuts down. Safe to call more than once, from any thread: every call gets the first call's
-   * future (a second drain would reach a Vert.x already closed).
+   * Stops gracefully, within the configured shutdown timeout. Readiness and gRPC health fail at
+   * once; then the parts stop in the reverse order of their start, each once the one after it has
+   * stopped: the zone lookup and the storage probe; the watches (Pods, Services, the table's) and
+   * the event recorder; then the listeners together: the socket's stops accepting, its HTTP/2
+   * connections get GOAWAY, every Watch stream ends with status OK so sidecars reconnect, in-flight
+   * calls complete, while the admin and debug listeners close; then the state file's final write.
+   * Last, the Kubernetes client and Vert.x close. Safe to call more than once, from any thread:
+   * every call gets the first call's future (a second drain would reach a Vert.x already closed).
    */
   public synchronized Future<Void> stop() {
     if (stopping == null) {
@@ -784,11 +876,8 @@ public final class Agent {
    * The served table once more, marked complete: nothing newer was served, since the listeners are
    * closed by now, so the next start continues its versions. Bounded by the shutdown timeout.
    */
-  private Future<Void> finalStateWrite() {
-    if (stateWriter == null) {
-      return Future.succeededFuture();
-    }
-    return Future.fromCompletionStage(stateWriter.close())
+  private Future<Void> finalStateWrite(StateWriter writer) {
+    return Future.fromCompletionStage(writer.close())
         .timeout(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .otherwiseEmpty();
   }
@@ -796,23 +885,8 @@ public final class Agent {
   private Future<Void> drainAndClose() {
     readiness.draining();
     LOG.info("draining: up to {}", Durations.format(config.shutdownTimeout()));
-    Promise<Void> watchesStopped = Promise.promise();
-    syncContext.runOnContext(
-        ignored -> {
-          vertx.cancelTimer(storageTimer);
-          supervisor.stop();
-          services.stop();
-          if (drift != null) {
-            driftPods.stop();
-            events.close();
-          }
-          watchesStopped.complete();
-        });
-    Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
-    Future<Void> debug = debugServer == null ? Future.succeededFuture() : debugServer.close();
-    return Future.join(apiServer.shutdown(config.shutdownTimeout()), watchesStopped.future())
-        .transform(ignored -> Future.join(admin, debug))
-        .transform(ignored -> finalStateWrite())
+    return parts
+        .stop()
         .transform(
             ignored -> {
               client.close();

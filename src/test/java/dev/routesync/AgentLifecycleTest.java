@@ -157,7 +157,7 @@ class AgentLifecycleTest {
                   ignored ->
                       testContext.verify(
                           () -> {
-                            assertThat(agent.watchStreams()).isZero();
+                            assertThat(agent.api().watchStreams()).isZero();
                             assertThat(socket).doesNotExist();
                             stopped.flag();
                           })))

@@ -26,9 +26,9 @@ import java.util.function.Supplier;
  */
 public final class AdminServer {
 
-  /** Liveness verdict supplied by the agent: empty when alive, otherwise why not. */
+  /** Liveness verdict supplied by the agent. */
   public interface Liveness {
-    Future<String> check();
+    Future<LivenessVerdict> check();
   }
 
   private final Vertx vertx;
@@ -112,11 +112,14 @@ public final class AdminServer {
         .check()
         .onComplete(
             verdict -> {
-              String problem = verdict.succeeded() ? verdict.result() : verdict.cause().toString();
-              if (problem.isEmpty()) {
+              LivenessVerdict answer =
+                  verdict.succeeded()
+                      ? verdict.result()
+                      : LivenessVerdict.notAlive(verdict.cause().toString());
+              if (answer.alive()) {
                 HttpApi.sendJson(ctx, 200, new JsonObject().put("status", "ok"));
               } else {
-                Errors.send(ctx, 503, problem);
+                Errors.send(ctx, 503, answer.reason());
               }
             });
   }

@@ -50,7 +50,7 @@ class AdminFloodTest {
             "127.0.0.1",
             0,
             new Readiness(),
-            () -> Future.succeededFuture(""),
+            () -> Future.succeededFuture(LivenessVerdict.ALIVE),
             () -> registry,
             guards,
             ConnectionLimits.DEFAULT.forAdmin(),

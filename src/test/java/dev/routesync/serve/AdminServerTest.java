@@ -30,7 +30,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class AdminServerTest {
 
   private final Readiness readiness = new Readiness();
-  private final AtomicReference<String> liveness = new AtomicReference<>("");
+  private final AtomicReference<LivenessVerdict> liveness =
+      new AtomicReference<>(LivenessVerdict.ALIVE);
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private AdminServer server;
@@ -75,7 +76,7 @@ class AdminServerTest {
   @Test
   void livenessFailsWithTheReasonWhenTheSyncLoopIsStuck() throws Exception {
     assertThat(get("/healthz").statusCode()).isEqualTo(200);
-    liveness.set("a change has waited 61s unpublished");
+    liveness.set(LivenessVerdict.notAlive("a change has waited 61s unpublished"));
     HttpResponse<String> stuck = get("/healthz");
     assertThat(stuck.statusCode()).isEqualTo(503);
     assertThat(stuck.body()).contains("61s unpublished");

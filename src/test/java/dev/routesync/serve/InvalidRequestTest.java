@@ -47,7 +47,7 @@ class InvalidRequestTest {
             "127.0.0.1",
             0,
             new Readiness(),
-            () -> Future.succeededFuture(""),
+            () -> Future.succeededFuture(LivenessVerdict.ALIVE),
             () -> new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     int port = admin.listen().await(10, TimeUnit.SECONDS);
     assertJsonError(RawConnection.tcp(port), LONG_URI + "Host: localhost\r\n\r\n", 414, "line");

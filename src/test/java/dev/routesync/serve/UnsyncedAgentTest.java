@@ -63,7 +63,7 @@ class UnsyncedAgentTest {
         grpc.watch(WatchRequest.newBuilder().setResumeFromVersion(42).build(), resuming);
         WatchRecorder fresh = new WatchRecorder();
         grpc.watch(WatchRequest.getDefaultInstance(), fresh);
-        await().atMost(CONVERGE).until(() -> agent.agent().watchStreams() == 2);
+        await().atMost(CONVERGE).until(() -> agent.agent().api().watchStreams() == 2);
         // Held open through more failed lists, without a word: no empty reset, no end.
         double failures = agent.counter("routesync.relists", "reason", "failure");
         await()

@@ -53,6 +53,6 @@ public final class XdsAgent {
 
   /** The bootstrap's {@code server_uri} for {@code agent} ({@link XdsBootstrap#TRANSPORT}). */
   public static String serverUri(AgentHarness agent) {
-    return XdsBootstrap.serverUri(agent.socket(), agent.agent().apiTcpPort());
+    return XdsBootstrap.serverUri(agent.socket(), agent.agent().api().tcpPort());
   }
 }

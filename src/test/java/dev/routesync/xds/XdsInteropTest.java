@@ -227,7 +227,7 @@ class XdsInteropTest {
     serve(Map.of("a", Conditions.READY));
     ManagedChannel channel = channel(TARGET);
     awaitFirstRoute(channel, "a");
-    int port = agent.agent().apiTcpPort();
+    int port = agent.agent().api().tcpPort();
     Path socket = agent.socket();
 
     agent.close();
