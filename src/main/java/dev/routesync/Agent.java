@@ -1,12 +1,10 @@
 package dev.routesync;
 
 import dev.routesync.config.AgentConfig;
-import dev.routesync.config.Source;
 import dev.routesync.config.StateFileCheck;
 import dev.routesync.drift.DriftDetector;
 import dev.routesync.drift.DriftView;
 import dev.routesync.drift.NodeSlice;
-import dev.routesync.drift.RecordedDriftEvents;
 import dev.routesync.kube.CompactForms;
 import dev.routesync.kube.EndpointSliceKind;
 import dev.routesync.kube.EndpointsKind;
@@ -14,43 +12,26 @@ import dev.routesync.kube.KubeClients;
 import dev.routesync.kube.KubeconfigFacts;
 import dev.routesync.kube.NodeLabels;
 import dev.routesync.kube.NodeTopology;
-import dev.routesync.kube.ServiceCache;
-import dev.routesync.kube.ServiceEventSink;
-import dev.routesync.kube.ServiceIndex;
-import dev.routesync.kube.ServicePorts;
-import dev.routesync.kube.ServicePortsSink;
 import dev.routesync.kube.SkipReporter;
 import dev.routesync.kube.StorageProbe;
-import dev.routesync.kube.WatchedKind;
 import dev.routesync.kube.events.EventRecorder;
-import dev.routesync.kube.events.EventRecorderSettings;
-import dev.routesync.kube.events.Reporter;
-import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.kube.watch.ResourceWatch;
-import dev.routesync.kube.watch.WatchSink;
 import dev.routesync.kube.watch.WatchSinks;
-import dev.routesync.logs.LogLevels;
-import dev.routesync.logs.RecentLines;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.UnhandledExceptions;
 import dev.routesync.observe.VertxMetrics;
-import dev.routesync.rules.PortSearch;
 import dev.routesync.serve.AdminServer;
 import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.DebugServer;
-import dev.routesync.serve.ListenFailures;
 import dev.routesync.serve.LivenessVerdict;
 import dev.routesync.serve.Readiness;
 import dev.routesync.sidecars.Sidecars;
 import dev.routesync.startup.BadConfigurationException;
-import dev.routesync.startup.Reasons;
 import dev.routesync.state.StateFile;
 import dev.routesync.state.StateWriter;
 import dev.routesync.state.WarmStart;
 import dev.routesync.sync.Coalescer;
-import dev.routesync.sync.Reconciler;
-import dev.routesync.sync.VertxScheduler;
 import dev.routesync.table.Freshness;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
@@ -60,7 +41,6 @@ import dev.routesync.table.TableView;
 import dev.routesync.table.TableWriter;
 import dev.routesync.units.Durations;
 import dev.routesync.xds.XdsServer;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
@@ -74,18 +54,11 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
-import java.io.IOException;
-import java.net.UnknownHostException;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,7 +104,7 @@ public final class Agent {
   private final KubernetesClient client;
   // Whether the API server reaches etcd: its watches stay open and silent when it does not.
   private final StorageProbe storage;
-  private long storageTimer = -1;
+  private volatile long storageTimer = -1;
   private final Coalescer coalescer;
   // Where this node is (its name, and its zone from the Node's label or --zone): the topology
   // decisions are made for it.
@@ -164,7 +137,7 @@ public final class Agent {
    *     {@link #start(AgentConfig)}); awaited before the socket listens, so that bad credentials
    *     stop the agent before it serves anything. Fails with a {@link BadConfigurationException}.
    */
-  private Agent(AgentConfig config, CompletableFuture<Config> loadingKubeConfig) {
+  private Agent(AgentConfig config, KubeConfigLoading loadingKubeConfig) {
     this.config = config;
     // The accept hook, which also keeps the socket to --allow-uids/--allow-gids.
     ConnectionGuards guards = ConnectionGuards.create(config.peers());
@@ -239,14 +212,27 @@ public final class Agent {
     this.client = KubeClients.create(vertx, kubeConfig, config.watch(), syncContext);
     this.storage = StorageProbe.of(client, STORAGE_PROBE_TIMEOUT);
     SkipReporter skips = new SkipReporter(metrics.skips(), System::nanoTime, 10, TimeUnit.SECONDS);
-    this.driftOff = driftOffReason(config);
+    this.driftOff = DriftWiring.offReason(config);
+    DriftWiring driftWiring = new DriftWiring(config, vertx, client, clock, metrics);
     Optional<EventRecorder> events =
-        driftOff.isPresent() ? Optional.empty() : Optional.of(events(clock));
-    Optional<DriftDetector> drift = events.map(recorder -> driftDetector(recorder, clock));
-    Wiring<?> wiring =
+        driftOff.isPresent() ? Optional.empty() : Optional.of(driftWiring.events());
+    Optional<DriftDetector> drift = events.map(driftWiring::detector);
+    WatchWiring watches =
+        new WatchWiring(
+            config,
+            vertx,
+            syncContext,
+            client,
+            storage,
+            metrics,
+            freshness,
+            topology,
+            table,
+            sidecars);
+    WatchWiring.Table<?> wiring =
         switch (config.source()) {
-          case ENDPOINTSLICES -> wireSlices(skips, drift);
-          case ENDPOINTS -> wire(new EndpointsKind(), skips, null, null);
+          case ENDPOINTSLICES -> wireSlices(watches, skips, drift);
+          case ENDPOINTS -> watches.table(new EndpointsKind(), skips, null, null);
         };
     this.coalescer = wiring.coalescer();
     // Until both table watches have synced: their first lists publish one version together.
@@ -254,171 +240,83 @@ public final class Agent {
     this.supervisor = wiring.supervisor();
     // The drift detector is the Services watch's second consumer.
     this.services =
-        watchServices(
+        watches.services(
             wiring.servicePorts(),
             drift
                 .map(d -> WatchSinks.tee(wiring.servicesSink(), d.services()))
                 .orElse(wiring.servicesSink()));
-    Optional<ResourceWatch<Pod>> driftPods = drift.map(d -> watchPods(d.pods()));
+    Optional<ResourceWatch<Pod>> driftPods = drift.map(d -> watches.pods(d.pods()));
     apiServer.serveDrift(
         drift.<DriftView>map(d -> d).orElseGet(() -> DriftView.off(driftOff.get())));
-    this.adminServer = adminServer(guards);
-    this.debugServer = debugServer(guards);
+    this.adminServer =
+        ListenerParts.adminServer(
+            config, vertx, guards, readiness, this::liveness, registry, metrics);
+    this.debugServer =
+        ListenerParts.debugServer(
+            config,
+            vertx,
+            guards,
+            apiServer.httpApi(),
+            registry,
+            metrics,
+            () -> KubeconfigFacts.of(client.getConfiguration()));
     List<AgentPart> listeners = new ArrayList<>();
     listeners.add(
         AgentPart.of(
             "API socket",
             () -> socketListening,
             () -> apiServer.shutdown(config.shutdownTimeout())));
-    adminServer.map(this::adminPart).ifPresent(listeners::add);
-    debugServer.map(this::debugPart).ifPresent(listeners::add);
+    adminServer.map(admin -> ListenerParts.admin(admin, config)).ifPresent(listeners::add);
+    debugServer.map(debug -> ListenerParts.debug(debug, config)).ifPresent(listeners::add);
     parts
         .add(AgentPart.together("listeners", listeners))
         .add(events.map(e -> AgentPart.running("event recorder", () -> onSyncContext(e::close))))
         .add(watchPart("table watch", supervisor))
         .add(watchPart("Services watch", services))
         .add(driftPods.map(pods -> watchPart("Pods watch", pods)))
-        .add(
-            AgentPart.of(
-                "storage probe",
-                () -> {
-                  storageTimer = vertx.setPeriodic(storageProbeEvery(), tick -> storage.probe());
-                  return Future.succeededFuture();
-                },
-                () -> {
-                  vertx.cancelTimer(storageTimer);
-                  return Future.succeededFuture();
-                }))
-        .add(
-            topology.needsLookup()
-                // Its retries end by themselves once the agent is stopping.
-                ? Optional.of(
-                    AgentPart.of(
-                        "zone lookup",
-                        () -> {
-                          lookUpZone();
-                          return Future.succeededFuture();
-                        },
-                        Future::succeededFuture))
-                : Optional.empty());
+        .add(storageProbePart())
+        .add(topology.needsLookup() ? Optional.of(zoneLookupPart()) : Optional.empty());
   }
 
-  private record Wiring<T extends HasMetadata>(
-      Coalescer coalescer,
-      ResourceWatch<T> supervisor,
-      ServicePorts servicePorts,
-      WatchSink<Service> servicesSink) {}
+  /** One small GET to the API server now and then (see {@link #storageProbeEvery()}). */
+  private AgentPart storageProbePart() {
+    return AgentPart.of(
+        "storage probe",
+        () -> {
+          storageTimer = vertx.setPeriodic(storageProbeEvery(), tick -> storage.probe());
+          return Future.succeededFuture();
+        },
+        () -> {
+          vertx.cancelTimer(storageTimer);
+          return Future.succeededFuture();
+        });
+  }
+
+  /** Only when the zone comes from the Node's label. */
+  private AgentPart zoneLookupPart() {
+    return AgentPart.of(
+        "zone lookup",
+        () -> {
+          lookUpZone();
+          return Future.succeededFuture();
+        },
+        // Its retries end by themselves once the agent is stopping.
+        Future::succeededFuture);
+  }
 
   /**
    * The EndpointSlice watch: the table's, and the drift detector's when it runs. The detector keeps
    * a {@link NodeSlice} of each slice, which the informer's store makes for it (so that no decoded
    * slice is kept) and hands it at each relist.
    */
-  private Wiring<EndpointSlice> wireSlices(SkipReporter skips, Optional<DriftDetector> drift) {
+  private WatchWiring.Table<EndpointSlice> wireSlices(
+      WatchWiring watches, SkipReporter skips, Optional<DriftDetector> drift) {
     if (drift.isEmpty()) {
-      return wire(new EndpointSliceKind(), skips, null, null);
+      return watches.table(new EndpointSliceKind(), skips, null, null);
     }
     DriftDetector detector = drift.get();
     CompactForms<EndpointSlice, NodeSlice> forms = new CompactForms<>(detector::nodeSliceOf);
-    return wire(new EndpointSliceKind(), skips, forms, detector.slices(forms::handOver));
-  }
-
-  /**
-   * @param forms what {@code alsoTo} keeps of each object, made by the informer's store, or null
-   * @param alsoTo a second consumer of the watch (the drift detector), or null
-   */
-  private <T extends HasMetadata> Wiring<T> wire(
-      WatchedKind<T> kind, SkipReporter skips, CompactForms<T, ?> forms, WatchSink<T> alsoTo) {
-    ServicePorts servicePorts = new ServicePorts();
-    ServiceCache<T> cache =
-        new ServiceCache<>(
-            kind,
-            skips,
-            servicePorts::portsOf,
-            servicePorts::trafficOf,
-            topology,
-            servicePorts::externalNameSkipOf);
-    Coalescer newCoalescer =
-        new Coalescer(
-            new VertxScheduler(vertx),
-            config.coalescer(),
-            new Reconciler(cache, table, new TriggerFeed(metrics.sync(), sidecars.ledger())));
-    ResourceSpec<T> spec = ServiceIndex.spec(kind, client, config.watch(), cache, forms);
-    WatchSink<T> sink = new ServiceEventSink<>(kind, cache, newCoalescer, skips);
-    ResourceWatch<T> newSupervisor =
-        new ResourceWatch<>(
-            spec,
-            config.watch().recovery(),
-            alsoTo == null ? sink : WatchSinks.tee(sink, alsoTo),
-            syncContext,
-            new VertxScheduler(vertx),
-            new HeardObserver(metrics.watch(spec.kind()), freshness, Clock.systemUTC()),
-            new Random(),
-            storage::reachable);
-    return new Wiring<>(
-        newCoalescer,
-        newSupervisor,
-        servicePorts,
-        new ServicePortsSink(servicePorts, newCoalescer));
-  }
-
-  /**
-   * The Services watch: the slice watch's namespaces, selector and recovery, always on, since the
-   * table needs the Services' declared ports to count ready endpoints per port.
-   */
-  private ResourceWatch<Service> watchServices(ServicePorts ports, WatchSink<Service> sink) {
-    // Each Service kept compact, the served generation's instances reused by a relist.
-    ResourceSpec<Service> spec = ServicePorts.spec(client, config.watch(), ports);
-    return new ResourceWatch<>(
-        spec,
-        config.watch().recovery(),
-        sink,
-        syncContext,
-        new VertxScheduler(vertx),
-        new HeardObserver(metrics.watch(spec.kind()), freshness, Clock.systemUTC()),
-        new Random(),
-        storage::reachable);
-  }
-
-  /** Why the drift detector does not run; empty when it does. */
-  private static Optional<String> driftOffReason(AgentConfig config) {
-    if (!config.drift().enabled()) {
-      return Optional.of("turned off (--drift-detector=false)");
-    }
-    if (config.nodeName().isEmpty()) {
-      return Optional.of(
-          "no node name (set --node-name or NODE_NAME, from the downward API's spec.nodeName)");
-    }
-    if (config.source() != Source.ENDPOINTSLICES) {
-      return Optional.of(
-          "--source endpoints: the detector needs EndpointSlices (their pod uids per port)");
-    }
-    return Optional.empty();
-  }
-
-  /** The drift detector's Kubernetes Events, written by a worker of their own from now on. */
-  private EventRecorder events(Clock clock) {
-    return EventRecorder.start(
-        client,
-        Reporter.onNode(Reporter.DRIFT_DETECTOR, config.nodeName()),
-        EventRecorderSettings.defaults(),
-        new VertxScheduler(vertx),
-        clock,
-        metrics.kubernetesEvents());
-  }
-
-  private DriftDetector driftDetector(EventRecorder events, Clock clock) {
-    return new DriftDetector(
-        config.nodeName(),
-        config.drift().grace(),
-        config.coalescer().debounce(),
-        new VertxScheduler(vertx),
-        clock,
-        // Live clusters: sidecar ports resolve on 1.32+; an unresolved one on an older cluster is
-        // then reported as NotInEndpoints after the grace, never as certain.
-        PortSearch.CONTAINERS_AND_SIDECARS,
-        metrics.drift(),
-        new RecordedDriftEvents(events));
+    return watches.table(new EndpointSliceKind(), skips, forms, detector.slices(forms::handOver));
   }
 
   /** gRPC and HTTP on the socket (and --listen-tcp-insecure), xDS on the same listeners. */
@@ -458,88 +356,6 @@ public final class Agent {
             });
   }
 
-  /** The probes and metrics listener; none with --admin-port 0. */
-  private Optional<AdminServer> adminServer(ConnectionGuards guards) {
-    if (config.adminPort() == 0) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new AdminServer(
-            vertx,
-            config.adminHost(),
-            config.adminPort(),
-            readiness,
-            this::liveness,
-            () -> registry,
-            guards,
-            config.limits().forAdmin(),
-            metrics.serve()));
-  }
-
-  private Optional<DebugServer> debugServer(ConnectionGuards guards) {
-    if (!config.debug().enabled()) {
-      return Optional.empty();
-    }
-    DebugServer debug =
-        new DebugServer(
-            vertx,
-            config.debug().host(),
-            config.debug().port(),
-            apiServer.httpApi(),
-            () -> registry,
-            RecentLines.installed(),
-            LogLevels.ofProcess(),
-            guards,
-            config.limits().forAdmin(),
-            metrics.serve());
-    debug.describeConfiguration(config, KubeconfigFacts.of(client.getConfiguration()));
-    return Optional.of(debug);
-  }
-
-  /** A port that cannot be bound stops the agent: the probes need it. */
-  private AgentPart adminPart(AdminServer admin) {
-    return AgentPart.of(
-        "admin listener",
-        () ->
-            admin
-                .listen()
-                .onSuccess(port -> LOG.info("admin on {}:{}", config.adminHost(), port))
-                .recover(error -> Future.failedFuture(adminListenFailure(error)))
-                .mapEmpty(),
-        admin::close);
-  }
-
-  /**
-   * The debug listener is an operator's aid: a port taken on the node is worth a warning, not an
-   * agent that does not start.
-   */
-  private AgentPart debugPart(DebugServer debug) {
-    String host = config.debug().host();
-    return AgentPart.of(
-        "debug listener",
-        () ->
-            debug
-                .listen()
-                .onSuccess(
-                    port ->
-                        LOG.info(
-                            "debug listener on {}:{} (status page: http://{}:{}/status)",
-                            host,
-                            port,
-                            host,
-                            port))
-                .<Void>mapEmpty()
-                .recover(
-                    error -> {
-                      LOG.warn(
-                          "debug listener not started on {}: {}; the agent runs without it",
-                          ListenFailures.hostPort(host, config.debug().port()),
-                          Reasons.of(error));
-                      return Future.succeededFuture();
-                    }),
-        debug::close);
-  }
-
   /**
    * A watch starts and stops on the sync context. Its start is not awaited: a watch whose first
    * list hangs must not hold up the agent's start (readiness waits for it instead).
@@ -568,101 +384,27 @@ public final class Agent {
     return done.future();
   }
 
-  /**
-   * This node's pods ({@code fieldSelector spec.nodeName}, which the API server indexes), in the
-   * agent's namespaces, with the slice watch's recovery.
-   */
-  private ResourceWatch<Pod> watchPods(WatchSink<Pod> sink) {
-    ResourceSpec<Pod> spec =
-        new ResourceSpec<>(
-            "Pod",
-            config.watch().namespaces(),
-            namespace ->
-                (namespace == null
-                        ? client.pods().inAnyNamespace()
-                        : client.pods().inNamespace(namespace))
-                    .withField("spec.nodeName", config.nodeName())
-                    .runnableInformer(0),
-            Map.of());
-    return new ResourceWatch<>(
-        spec,
-        config.watch().recovery(),
-        sink,
-        syncContext,
-        new VertxScheduler(vertx),
-        metrics.watch(spec.kind()),
-        new Random(),
-        storage::reachable);
-  }
-
   /** Starts an agent with credentials from the configuration. */
   public static Future<Agent> start(AgentConfig config) {
-    // KUBECONFIG is checked as --kubeconfig is: fabric8 would skip a missing file silently.
-    List<Path> kubeconfigs =
-        config.kubeconfig().map(List::of).orElseGet(KubeClients::environmentKubeconfigs);
-    // fabric8 parses the kubeconfig in a few hundred ms of a cold JVM: on a thread of its own,
-    // while
-    // this one restores the table and builds the servers (the constructor awaits it before
-    // serving).
-    CompletableFuture<Config> loading = new CompletableFuture<>();
-    Thread loader =
-        new Thread(
-            () -> {
-              try {
-                loading.complete(loadKubeConfig(config, kubeconfigs));
-              } catch (RuntimeException e) { // BadConfigurationException among them
-                loading.completeExceptionally(e);
-              }
-            },
-            "routesync-kubeconfig");
-    loader.setDaemon(true);
-    loader.start();
-    return start(config, loading, kubeconfigs);
-  }
-
-  private static Config loadKubeConfig(AgentConfig config, List<Path> kubeconfigs)
-      throws BadConfigurationException {
-    try {
-      if (config.kubeconfig().isEmpty()) {
-        KubeClients.requireOneReadable(kubeconfigs);
-      }
-      return KubeClients.load(config.kubeconfig());
-    } catch (IOException | RuntimeException e) {
-      // Missing, unreadable or malformed: the operator's to fix, not a restart's (exit code 2).
-      String source =
-          config
-              .kubeconfig()
-              .map(path -> "--kubeconfig " + path)
-              .orElse(
-                  kubeconfigs.isEmpty()
-                      ? "kubeconfig"
-                      : "KUBECONFIG "
-                          + String.join(
-                              java.io.File.pathSeparator,
-                              kubeconfigs.stream().map(Path::toString).toList()));
-      throw new BadConfigurationException(source + ": " + Reasons.of(e), e);
-    }
+    return start(config, KubeConfigLoading.begin(config));
   }
 
   /** Starts an agent with explicit fabric8 credentials (tests, the demo). */
   public static Future<Agent> start(AgentConfig config, Config kubeConfig) {
-    return start(
-        config,
-        CompletableFuture.completedFuture(kubeConfig),
-        config.kubeconfig().stream().toList());
+    return start(config, KubeConfigLoading.loaded(config, kubeConfig));
   }
 
-  private static Future<Agent> start(
-      AgentConfig config, CompletableFuture<Config> loadingKubeConfig, List<Path> kubeconfigs) {
+  private static Future<Agent> start(AgentConfig config, KubeConfigLoading kubeConfig) {
     try {
-      StateFileCheck.check(config, kubeconfigs); // before anything reads or writes the state file
+      // Before anything reads or writes the state file.
+      StateFileCheck.check(config, kubeConfig.kubeconfigs());
     } catch (BadConfigurationException e) {
       // A bad kubeconfig is reported first, as when it was loaded before this check.
-      return Future.failedFuture(kubeConfigFailure(loadingKubeConfig).orElse(e));
+      return Future.failedFuture(kubeConfig.failure().orElse(e));
     }
     Agent agent;
     try {
-      agent = new Agent(config, loadingKubeConfig);
+      agent = new Agent(config, kubeConfig);
     } catch (KubeConfigFailed e) {
       return Future.failedFuture(e.getCause());
     }
@@ -673,24 +415,15 @@ public final class Agent {
   }
 
   /** The loaded credentials; a failed load closes Vert.x and throws {@link KubeConfigFailed}. */
-  private Config awaitKubeConfig(CompletableFuture<Config> loading) {
-    Optional<Throwable> failure = kubeConfigFailure(loading);
+  private Config awaitKubeConfig(KubeConfigLoading loading) {
+    Optional<Throwable> failure = loading.failure();
     if (failure.isPresent()) {
       // Nothing is listening or watching yet; the state writer (if any) has written nothing, and
       // its idle daemon thread goes with the process.
       vertx.close();
       throw new KubeConfigFailed(failure.get());
     }
-    return loading.join();
-  }
-
-  private static Optional<Throwable> kubeConfigFailure(CompletableFuture<Config> loading) {
-    try {
-      loading.join();
-      return Optional.empty();
-    } catch (CompletionException e) {
-      return Optional.of(e.getCause() == null ? e : e.getCause());
-    }
+    return loading.config();
   }
 
   /** Carries a failed kubeconfig load out of the constructor to {@link #start}. */
@@ -758,16 +491,6 @@ public final class Agent {
   private long storageProbeEvery() {
     long half = config.watch().relistAfter().toMillis() / 2;
     return Math.max(100, Math.min(STORAGE_PROBE_EVERY.toMillis(), half));
-  }
-
-  private Throwable adminListenFailure(Throwable error) {
-    if (error instanceof UnknownHostException) {
-      return new BadConfigurationException(
-          "--admin-host " + config.adminHost() + ": does not resolve (" + Reasons.of(error) + ")",
-          error);
-    }
-    return ListenFailures.of(
-        "admin", ListenFailures.hostPort(config.adminHost(), config.adminPort()), error);
   }
 
   private Future<LivenessVerdict> liveness() {
