@@ -8,6 +8,7 @@ import dev.routesync.logs.ConsoleFormat;
 import dev.routesync.state.StateSettings;
 import dev.routesync.units.Durations;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -120,10 +121,23 @@ public final class DemoCommand implements Callable<Integer> {
     } catch (RuntimeException e) {
       cluster.close();
       workDir.close();
-      return AgentRunner.startFailed(e, spec.commandLine().getErr());
+      PrintWriter err = spec.commandLine().getErr();
+      int code = AgentRunner.startFailed(e, err);
+      if (adminPortTaken(e)) {
+        // Most often another demo or a local agent: the demo needs no metrics port of its own.
+        err.println(
+            "routesync demo: the admin port "
+                + demoConfig.adminPort()
+                + " is taken; pass --admin-port 0 to run the demo without it.");
+        err.flush();
+      }
+      return code;
     }
     cluster.startChurn(churnEvery.toMillis());
-    printHowTo(demoConfig, cluster, agent);
+    System.out.println("routesync demo: syncing with the mock API server...");
+    System.out.flush();
+    // "serving" only once the table is there: before, every answer is "not synced yet".
+    agent.initialSync().onSuccess(synced -> printHowTo(demoConfig, cluster, agent));
     return AgentRunner.awaitShutdown(
         () -> {
           cluster.stopChurn();
@@ -136,21 +150,36 @@ public final class DemoCommand implements Callable<Integer> {
   /** The zone the demo's agent is in unless --zone says otherwise. */
   static final String DEMO_ZONE = "zone-a";
 
+  /** Whether {@code error} says the admin listener could not bind its port (it names itself). */
+  private static boolean adminPortTaken(Throwable error) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      String message = String.valueOf(cause.getMessage());
+      if (message.startsWith("admin listener ") && message.endsWith("address already in use")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static void printHowTo(AgentConfig config, DemoCluster cluster, Agent agent) {
     String socket = config.socket().toAbsolutePath().toString();
     StringBuilder text = new StringBuilder();
     text.append("\nroutesync demo is serving on ").append(socket).append('\n');
     text.append("mock API server: ").append(cluster.url()).append(" (namespace shop)\n\n");
-    text.append("Try:\n");
+    text.append("Use the CLI against it (routesync is java -jar target/routesync-demo.jar):\n");
+    text.append("  export ROUTESYNC_SOCKET=").append(socket).append('\n');
+    text.append("  routesync get services\n");
+    text.append("  routesync get endpoints checkout -n shop\n");
+    text.append("  routesync get endpoints search -n shop -o wide")
+        .append("    # trafficDistribution PreferClose: this node's topology decision\n");
+    text.append("  routesync watch -n shop    # Ctrl-C to stop watching\n\n");
+    text.append("Or the HTTP API:\n");
     text.append("  curl -s --unix-socket ")
         .append(socket)
         .append(" http://localhost/v1/services\n");
     text.append("  curl -s --unix-socket ")
         .append(socket)
         .append(" http://localhost/v1/services/shop/checkout\n");
-    text.append("  routesync get endpoints search -n shop -o wide --socket ")
-        .append(socket)
-        .append("    # trafficDistribution PreferClose: this node's topology decision\n");
     if (agent.adminPort() > 0) {
       text.append("  curl -s http://127.0.0.1:")
           .append(agent.adminPort())

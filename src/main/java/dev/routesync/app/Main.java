@@ -4,6 +4,7 @@ import dev.routesync.bootstrap.BootstrapCommand;
 import dev.routesync.client.DebugCommand;
 import dev.routesync.client.GetCommand;
 import dev.routesync.client.WatchCommand;
+import dev.routesync.config.FlagTypes;
 import dev.routesync.gate.GateCommand;
 import dev.routesync.lint.LintCommand;
 import picocli.CommandLine;
@@ -77,6 +78,8 @@ public final class Main {
   }
 
   private static CommandLine configured(CommandLine commandLine) {
+    // Durations with units and enums in any case, once for every subcommand.
+    FlagTypes.register(commandLine);
     // --version on every subcommand prints the root's version, not an empty line.
     versionEverywhere(commandLine, commandLine.getCommandSpec().versionProvider());
     commandLine.setParameterExceptionHandler(

@@ -21,7 +21,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code routesync bootstrap}: prints (or writes) the xDS bootstrap that points a proxyless gRPC
@@ -92,7 +91,6 @@ public final class BootstrapCommand implements Callable<Integer> {
   @Option(
       names = "--request-timeout",
       defaultValue = "5s",
-      converter = DurationConverter.class,
       paramLabel = "DURATION",
       description = "Bound on reading the zone label (default: ${DEFAULT-VALUE}).")
   Duration requestTimeout;
@@ -118,6 +116,8 @@ public final class BootstrapCommand implements Callable<Integer> {
 
   @Option(
       names = "--envoy",
+      arity = "0..1",
+      fallbackValue = "true",
       description =
           "Print an Envoy bootstrap instead: a static cluster 'routesync' on the socket (HTTP/2"
               + " over a pipe address), and CDS and LDS over ADS.")
@@ -134,15 +134,23 @@ public final class BootstrapCommand implements Callable<Integer> {
 
   @Option(
       names = "--delta",
-      negatable = true,
+      arity = "0..1",
       defaultValue = "true",
       fallbackValue = "true",
       description =
-          "With --envoy: incremental ADS (DELTA_GRPC), the default, or --no-delta for state of"
+          "With --envoy: incremental ADS (DELTA_GRPC), the default, or --delta=false for state of"
               + " the world (GRPC). Envoy subscribes to every cluster: with delta, a change to one"
               + " Service sends that one, not all of them. gRPC clients speak state of the world"
               + " only; their bootstrap has no such choice.")
   boolean delta;
+
+  /**
+   * The old spelling of {@code --delta=false}, hidden and kept with a warning: every boolean flag
+   * is {@code --flag} or {@code --flag=false}, as kubectl's, and bootstraps already written with
+   * {@code --no-delta} must keep working.
+   */
+  @Option(names = "--no-delta", hidden = true)
+  boolean deprecatedNoDelta;
 
   @Override
   public Integer call() {
@@ -157,6 +165,10 @@ public final class BootstrapCommand implements Callable<Integer> {
               .anyMatch(arg -> arg.startsWith("--output") && !arg.startsWith("--output-file"));
       String flag = longForm ? "--output" : "-o";
       err.println("routesync bootstrap: " + flag + " FILE is deprecated, use --output-file FILE");
+    }
+    if (deprecatedNoDelta) {
+      err.println("routesync bootstrap: --no-delta is deprecated, use --delta=false");
+      delta = false;
     }
     String node = requireNodeName();
     requireEnvoyOnlyFlags();
@@ -236,7 +248,7 @@ public final class BootstrapCommand implements Callable<Integer> {
     if (envoy) {
       return;
     }
-    for (String flag : new String[] {"--cluster", "--delta"}) {
+    for (String flag : new String[] {"--cluster", "--delta", "--no-delta"}) {
       if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
         throw usage(flag + " applies to --envoy only", null);
       }
@@ -294,18 +306,6 @@ public final class BootstrapCommand implements Callable<Integer> {
     if (LoggerFactory.getLogger("io.fabric8.kubernetes.client")
         instanceof ch.qos.logback.classic.Logger logger) {
       logger.setLevel(Level.OFF);
-    }
-  }
-
-  /** {@code 250ms}, {@code 5s}, {@code 1m}: the agent's duration syntax. */
-  static final class DurationConverter implements ITypeConverter<Duration> {
-    @Override
-    public Duration convert(String text) {
-      try {
-        return Durations.parse(text);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
     }
   }
 

@@ -19,11 +19,8 @@ public final class ClientOptions {
   @Option(
       names = {"-o", "--output"},
       defaultValue = "table",
-      converter = OutputFormat.Converter.class,
       paramLabel = "FORMAT",
-      description =
-          "table (default; or text), wide (get endpoints: hints, the node's topology decision)"
-              + " or json.")
+      description = OutputFormat.DESCRIPTION)
   OutputFormat output;
 
   /** The socket path, or a usage error (exit code 2) when it is blank. */

@@ -40,13 +40,16 @@ public final class GetClientsCommand implements Callable<Integer> {
     if (limit < 1 || limit > 500) {
       throw new ParameterException(spec.commandLine(), "--limit must be from 1 to 500");
     }
+    OutputFormat output =
+        // One answer with no kind/name of its own: no -o name.
+        options.output().requireOneOf(spec, OutputFormat.DOCUMENTS_AND_TABLES);
     return ClientRun.run(
         spec,
         options.socket(spec),
         (agent, out, err) -> {
           ClientsResponse answer = agent.clients(limit);
-          if (options.output() == OutputFormat.JSON) {
-            out.print(ApiJson.pretty(answer));
+          if (!output.human()) {
+            out.print(DocumentOutput.render(output, ApiJson.pretty(answer)));
           } else if (answer.getTotal() == 0) {
             err.println("No client is connected."); // as kubectl: nothing on stdout, success
           } else {

@@ -1,20 +1,19 @@
 package dev.routesync.client;
 
 import dev.routesync.config.AgentConfig;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Locale;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code routesync get drift}: this node's Ready pods that are not endpoints of a Service selecting
@@ -28,26 +27,6 @@ import picocli.CommandLine.TypeConversionException;
             + " selects them (the agent's drift detector).")
 public final class GetDriftCommand implements Callable<Integer> {
 
-  /** How to print: the other {@code get} commands' two, and YAML. */
-  enum Format {
-    TABLE,
-    JSON,
-    YAML;
-
-    static final class Converter implements ITypeConverter<Format> {
-      @Override
-      public Format convert(String value) {
-        try {
-          String name = value.trim().toUpperCase(Locale.ROOT);
-          return Format.valueOf(name.equals("TEXT") ? "TABLE" : name); // as OutputFormat
-        } catch (IllegalArgumentException e) {
-          throw new TypeConversionException(
-              "expected table (or text), json or yaml, got '" + value + "'");
-        }
-      }
-    }
-  }
-
   @Spec CommandSpec spec;
 
   @Option(
@@ -60,11 +39,12 @@ public final class GetDriftCommand implements Callable<Integer> {
   @Option(
       names = {"-o", "--output"},
       defaultValue = "table",
-      converter = Format.Converter.class,
       paramLabel = "FORMAT",
       description =
-          "table (default; or text), json or yaml: the agent's /v1/drift answer as it is.")
-  Format output;
+          "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; text and wide are the table; json"
+              + " and yaml: the agent's /v1/drift answer as it is; name: pod/NAME per drifting"
+              + " pod).")
+  OutputFormat output;
 
   @Override
   public Integer call() {
@@ -77,9 +57,9 @@ public final class GetDriftCommand implements Callable<Integer> {
         (agent, out, err) -> {
           JsonObject body = agent.drift();
           switch (output) {
-            case JSON -> out.println(body.encodePrettily());
-            case YAML -> out.print(Serialization.asYaml(body.getMap()));
-            case TABLE -> {
+            case JSON, YAML -> out.print(DocumentOutput.render(output, body.encodePrettily()));
+            case NAME -> pods(body).forEach(pod -> out.println("pod/" + pod));
+            case TABLE, TEXT, WIDE -> {
               String detector = body.getString("detector", "");
               if ("off".equals(detector)) {
                 err.println(
@@ -98,5 +78,16 @@ public final class GetDriftCommand implements Callable<Integer> {
           }
           return ExitCode.OK;
         });
+  }
+
+  /** The drifting pods, each once, in the answer's order (a pod may drift from several ports). */
+  private static Set<String> pods(JsonObject body) {
+    Set<String> pods = new LinkedHashSet<>();
+    JsonArray drift = body.getJsonArray("drift", new JsonArray());
+    for (int i = 0; i < drift.size(); i++) {
+      pods.add(drift.getJsonObject(i).getString("pod", ""));
+    }
+    pods.remove("");
+    return pods;
   }
 }

@@ -55,19 +55,26 @@ public final class GetEndpointsCommand implements Callable<Integer> {
           ServiceEndpoints endpoints = resolved.get();
           // Resolve's answer has no staleness (it is the table's, not the Service's): Status says.
           Optional<StatusResponse> status = agent.statusIfServed();
-          if (options.output() == OutputFormat.JSON) {
+          OutputFormat output = options.output();
+          if (output == OutputFormat.NAME) {
+            out.println("endpoints/" + ref.getName()); // as kubectl get endpoints NAME -o name
+            return ExitCode.OK;
+          }
+          if (output == OutputFormat.JSON || output == OutputFormat.YAML) {
             // As GET /v1/services/{namespace}/{name}; an older agent's answer, as it was.
             out.print(
-                status
-                    .map(
-                        answer ->
-                            ApiJson.prettyService(
-                                endpoints,
-                                answer.getStale(),
-                                answer.hasSyncedAt()
-                                    ? Optional.of(answer.getSyncedAt())
-                                    : Optional.empty()))
-                    .orElseGet(() -> ApiJson.pretty(endpoints)));
+                DocumentOutput.render(
+                    output,
+                    status
+                        .map(
+                            answer ->
+                                ApiJson.prettyService(
+                                    endpoints,
+                                    answer.getStale(),
+                                    answer.hasSyncedAt()
+                                        ? Optional.of(answer.getSyncedAt())
+                                        : Optional.empty()))
+                        .orElseGet(() -> ApiJson.pretty(endpoints))));
             return ExitCode.OK;
           }
           String header =

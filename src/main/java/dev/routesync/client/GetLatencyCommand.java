@@ -28,15 +28,18 @@ public final class GetLatencyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    OutputFormat output =
+        // One answer with no kind/name of its own: no -o name.
+        options.output().requireOneOf(spec, OutputFormat.DOCUMENTS_AND_TABLES);
     return ClientRun.run(
         spec,
         options.socket(spec),
         (agent, out, err) -> {
           LatencyResponse latency = agent.latency();
           out.print(
-              options.output() == OutputFormat.JSON
-                  ? ApiJson.pretty(latency)
-                  : LatencyText.render(latency));
+              output.human()
+                  ? LatencyText.render(latency)
+                  : DocumentOutput.render(output, ApiJson.pretty(latency)));
           return ExitCode.OK;
         });
   }

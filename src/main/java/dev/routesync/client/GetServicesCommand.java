@@ -34,8 +34,15 @@ public final class GetServicesCommand implements Callable<Integer> {
         options.socket(spec),
         (agent, out, err) -> {
           ListResponse list = agent.list(request);
-          if (options.output() == OutputFormat.JSON) {
-            out.print(ApiJson.pretty(list)); // stale and synced_at are fields of the list
+          OutputFormat output = options.output();
+          if (output == OutputFormat.JSON || output == OutputFormat.YAML) {
+            // stale and synced_at are fields of the list
+            out.print(DocumentOutput.render(output, ApiJson.pretty(list)));
+            return ExitCode.OK;
+          }
+          if (output == OutputFormat.NAME) {
+            // As kubectl: kind/name, one per line, and no namespace even across namespaces.
+            list.getServicesList().forEach(service -> out.println("service/" + service.getName()));
             return ExitCode.OK;
           }
           // Asked only when stale, for the reason: a fresh table costs one call, as before.

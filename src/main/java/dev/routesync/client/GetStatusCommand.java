@@ -27,15 +27,18 @@ public final class GetStatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    OutputFormat output =
+        // One answer with no kind/name of its own: no -o name.
+        options.output().requireOneOf(spec, OutputFormat.DOCUMENTS_AND_TABLES);
     return ClientRun.run(
         spec,
         options.socket(spec),
         (agent, out, err) -> {
           StatusResponse status = agent.status();
           out.print(
-              options.output() == OutputFormat.JSON
-                  ? ApiJson.pretty(status)
-                  : StatusText.render(status));
+              output.human()
+                  ? StatusText.render(status)
+                  : DocumentOutput.render(output, ApiJson.pretty(status)));
           return ExitCode.OK;
         });
   }

@@ -1,30 +1,55 @@
 package dev.routesync.client;
 
+import java.util.Arrays;
 import java.util.Locale;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 /**
- * {@code -o table} (aligned columns, the default), {@code -o wide} (more columns where a command
- * has them, else the table) or {@code -o json}.
+ * {@code -o}: the same words on every command that formats output, as kubectl's. {@code table} is
+ * the default (also spelled {@code text}, the default's name on {@code lint} and {@code gate});
+ * {@code wide} is a wider table where a command has one, else the table; {@code json} and {@code
+ * yaml} are the agent's answer as it is; {@code name} is {@code kind/name} per line. picocli reads
+ * the value in any case and lists these names when refusing another.
  */
 public enum OutputFormat {
   TABLE,
+  TEXT,
   WIDE,
-  JSON;
+  JSON,
+  YAML,
+  NAME;
 
-  /** Accepts {@code table} (or {@code text}), {@code wide} and {@code json} in any case. */
-  static final class Converter implements ITypeConverter<OutputFormat> {
-    @Override
-    public OutputFormat convert(String value) {
-      try {
-        String name = value.trim().toUpperCase(Locale.ROOT);
-        // text: the default's name on lint and gate, so that -o text works everywhere.
-        return OutputFormat.valueOf(name.equals("TEXT") ? "TABLE" : name);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(
-            "expected table (or text), wide or json, got '" + value + "'");
-      }
+  /** The help's description of {@code -o}, with the candidates picocli fills in. */
+  static final String DESCRIPTION =
+      "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; text is the table; wide: get endpoints'"
+          + " hints and the node's topology decision).";
+
+  /** Every format but {@code name}, for a command whose answer names no object. */
+  static final OutputFormat[] DOCUMENTS_AND_TABLES = {TABLE, TEXT, WIDE, JSON, YAML};
+
+  /** Whether this prints a table (or text) for people rather than a document or names. */
+  public boolean human() {
+    return this == TABLE || this == TEXT || this == WIDE;
+  }
+
+  /** A usage error (exit code 2) unless this is one of {@code supported}. */
+  OutputFormat requireOneOf(CommandSpec spec, OutputFormat... supported) {
+    if (Arrays.asList(supported).contains(this)) {
+      return this;
     }
+    throw new ParameterException(
+        spec.commandLine(),
+        "-o "
+            + this
+            + " is not available on '"
+            + spec.qualifiedName()
+            + "'; expected one of "
+            + Arrays.toString(supported));
+  }
+
+  @Override
+  public String toString() {
+    return name().toLowerCase(Locale.ROOT);
   }
 }

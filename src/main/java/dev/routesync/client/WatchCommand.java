@@ -32,7 +32,17 @@ public final class WatchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     WatchRequest request = WatchRequest.newBuilder().setNamespace(namespace.filter(spec)).build();
-    boolean json = options.output() == OutputFormat.JSON;
+    // A stream of events: one JSON object per line, or the event text; no YAML or names.
+    boolean json =
+        options
+                .output()
+                .requireOneOf(
+                    spec,
+                    OutputFormat.TABLE,
+                    OutputFormat.TEXT,
+                    OutputFormat.WIDE,
+                    OutputFormat.JSON)
+            == OutputFormat.JSON;
     return ClientRun.run(
         spec,
         options.socket(spec),

@@ -1,6 +1,5 @@
 package dev.routesync.config;
 
-import dev.routesync.config.FlagConverters.DurationConverter;
 import dev.routesync.config.FlagConverters.HostPortConverter;
 import dev.routesync.config.FlagConverters.IdList;
 import dev.routesync.config.FlagConverters.IdListConverter;
@@ -112,7 +111,6 @@ public final class AgentOptions {
 
   @Option(
       names = "--debounce",
-      converter = DurationConverter.class,
       defaultValue = "${env:ROUTESYNC_DEBOUNCE:-" + CoalescerSettings.DEFAULT_DEBOUNCE_TEXT + "}",
       description =
           "Quiet period before a batch is published, 0..10s (default: ${DEFAULT-VALUE})."
@@ -121,7 +119,6 @@ public final class AgentOptions {
 
   @Option(
       names = "--max-delay",
-      converter = DurationConverter.class,
       defaultValue = "${env:ROUTESYNC_MAX_DELAY:-" + CoalescerSettings.DEFAULT_MAX_DELAY_TEXT + "}",
       description =
           "Longest a change waits while changes keep coming, debounce..1m (default:"
@@ -138,7 +135,6 @@ public final class AgentOptions {
 
   @Option(
       names = "--relist-after",
-      converter = DurationConverter.class,
       defaultValue =
           "${env:ROUTESYNC_RELIST_AFTER:-" + WatchSettings.DEFAULT_RELIST_AFTER_TEXT + "}",
       description =
@@ -149,7 +145,6 @@ public final class AgentOptions {
   // Descriptions are format strings to picocli: a literal percent sign is written %%.
   @Option(
       names = "--resync",
-      converter = DurationConverter.class,
       defaultValue = "${env:ROUTESYNC_RESYNC:-" + WatchSettings.DEFAULT_RESYNC_TEXT + "}",
       description =
           "Anti-entropy relist period, 1m..24h, jittered +-10%%; 0 turns it off (default:"
@@ -193,7 +188,6 @@ public final class AgentOptions {
 
   @Option(
       names = "--shutdown-timeout",
-      converter = DurationConverter.class,
       defaultValue =
           "${env:ROUTESYNC_SHUTDOWN_TIMEOUT:-" + AgentConfig.DEFAULT_SHUTDOWN_TIMEOUT_TEXT + "}",
       description =
@@ -212,7 +206,6 @@ public final class AgentOptions {
 
   @Option(
       names = "--header-timeout",
-      converter = DurationConverter.class,
       defaultValue =
           "${env:ROUTESYNC_HEADER_TIMEOUT:-" + ConnectionLimits.DEFAULT_HEADER_TIMEOUT_TEXT + "}",
       description =
@@ -222,7 +215,6 @@ public final class AgentOptions {
 
   @Option(
       names = "--idle-timeout",
-      converter = DurationConverter.class,
       defaultValue =
           "${env:ROUTESYNC_IDLE_TIMEOUT:-" + ConnectionLimits.DEFAULT_IDLE_TIMEOUT_TEXT + "}",
       description =
@@ -232,7 +224,6 @@ public final class AgentOptions {
 
   @Option(
       names = "--body-timeout",
-      converter = DurationConverter.class,
       defaultValue =
           "${env:ROUTESYNC_BODY_TIMEOUT:-" + ConnectionLimits.DEFAULT_BODY_TIMEOUT_TEXT + "}",
       description =
@@ -281,7 +272,6 @@ public final class AgentOptions {
 
   @Option(
       names = "--drift-grace",
-      converter = DurationConverter.class,
       defaultValue = "${env:ROUTESYNC_DRIFT_GRACE:-" + DriftSettings.DEFAULT_GRACE_TEXT + "}",
       description =
           "How long a pod whose port resolves may be missing from endpoints before it is"
@@ -291,7 +281,6 @@ public final class AgentOptions {
 
   @Option(
       names = "--watch-silence",
-      converter = DurationConverter.class,
       defaultValue =
           "${env:ROUTESYNC_WATCH_SILENCE:-" + WatchSettings.DEFAULT_WATCH_SILENCE_TEXT + "}",
       description =
@@ -310,7 +299,6 @@ public final class AgentOptions {
 
   @Option(
       names = "--state-flush",
-      converter = DurationConverter.class,
       defaultValue = "${env:ROUTESYNC_STATE_FLUSH:-" + StateSettings.DEFAULT_FLUSH_TEXT + "}",
       description =
           "Write the state file at most once per this after a publish, 100ms..5m (default:"

@@ -1,12 +1,10 @@
 package dev.routesync.config;
 
 import dev.routesync.logs.LogFormat;
-import dev.routesync.units.Durations;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine.ITypeConverter;
@@ -20,18 +18,6 @@ import picocli.CommandLine.TypeConversionException;
 final class FlagConverters {
 
   private FlagConverters() {}
-
-  /** {@code 0}, {@code 250ms}, {@code 10s}, {@code 5m}, {@code 1h}. */
-  static final class DurationConverter implements ITypeConverter<Duration> {
-    @Override
-    public Duration convert(String text) {
-      try {
-        return Durations.parse(text);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
-    }
-  }
 
   /** {@code endpointslices} or {@code endpoints}, in any case. */
   static final class SourceConverter implements ITypeConverter<Source> {

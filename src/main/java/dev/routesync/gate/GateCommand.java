@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,14 +20,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code routesync gate}: after a rollout, waits until every pod the Services select and should
@@ -85,7 +86,6 @@ public final class GateCommand implements Callable<Integer> {
   @Option(
       names = "--timeout",
       defaultValue = "5m",
-      converter = DurationConverter.class,
       paramLabel = "DURATION",
       description = "Fail when not passed by then (default: ${DEFAULT-VALUE}).")
   Duration timeout;
@@ -93,7 +93,6 @@ public final class GateCommand implements Callable<Integer> {
   @Option(
       names = "--settle",
       defaultValue = "10s",
-      converter = DurationConverter.class,
       paramLabel = "DURATION",
       description =
           "How long the condition must hold without a break; a break restarts the clock"
@@ -102,15 +101,18 @@ public final class GateCommand implements Callable<Integer> {
 
   @Option(
       names = "--allow-empty",
+      arity = "0..1",
+      fallbackValue = "true",
       description = "Accept a Service that selects no pod that should serve.")
   boolean allowEmpty;
 
   @Option(
       names = {"-o", "--output"},
       defaultValue = "text",
-      converter = FormatConverter.class,
       paramLabel = "FORMAT",
-      description = "text (default; or table) or json.")
+      description =
+          "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; table is the text; name:"
+              + " service/NAME per Service checked).")
   Format output;
 
   @Option(
@@ -122,15 +124,22 @@ public final class GateCommand implements Callable<Integer> {
   @Option(
       names = "--request-timeout",
       defaultValue = "10s",
-      converter = DurationConverter.class,
       paramLabel = "DURATION",
       description = "Bound on each call to the API server (default: ${DEFAULT-VALUE}).")
   Duration requestTimeout;
 
-  /** {@code -o text} or {@code -o json}. */
+  /** {@code -o}: the other commands' words; picocli reads them in any case. */
   enum Format {
     TEXT,
-    JSON
+    TABLE,
+    JSON,
+    YAML,
+    NAME;
+
+    @Override
+    public String toString() {
+      return name().toLowerCase(Locale.ROOT);
+    }
   }
 
   @Override
@@ -143,9 +152,26 @@ public final class GateCommand implements Callable<Integer> {
     Verdict verdict = evaluate(targets, settings, err);
     err.println("gate: " + verdict.summary());
     err.flush();
-    out.print(output == Format.JSON ? VerdictJson.render(verdict) : VerdictText.render(verdict));
+    out.print(render(verdict));
     out.flush();
     return verdict.result().exitCode();
+  }
+
+  private String render(Verdict verdict) {
+    return switch (output) {
+      case TEXT, TABLE -> VerdictText.render(verdict);
+      case JSON -> VerdictJson.render(verdict);
+      case YAML -> Serialization.asYaml(new JsonObject(VerdictJson.render(verdict)).getMap());
+      case NAME ->
+          verdict
+              .evaluation()
+              .map(
+                  evaluation ->
+                      evaluation.services().stream()
+                          .map(service -> "service/" + service.name() + "\n")
+                          .collect(Collectors.joining()))
+              .orElse("");
+    };
   }
 
   private Verdict evaluate(Targets targets, GateSettings settings, PrintWriter err) {
@@ -243,32 +269,6 @@ public final class GateCommand implements Callable<Integer> {
     if (LoggerFactory.getLogger("io.fabric8.kubernetes.client")
         instanceof ch.qos.logback.classic.Logger logger) {
       logger.setLevel(Level.OFF);
-    }
-  }
-
-  /** {@code 0}, {@code 250ms}, {@code 10s}, {@code 5m}, {@code 1h}: the agent's duration syntax. */
-  static final class DurationConverter implements ITypeConverter<Duration> {
-    @Override
-    public Duration convert(String text) {
-      try {
-        return Durations.parse(text);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
-    }
-  }
-
-  /** {@code text} or {@code json}, in any case. */
-  static final class FormatConverter implements ITypeConverter<Format> {
-    @Override
-    public Format convert(String value) {
-      try {
-        String name = value.trim().toUpperCase(Locale.ROOT);
-        // table: the default's name on get, so that -o table works everywhere.
-        return Format.valueOf(name.equals("TABLE") ? "TEXT" : name);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("expected text (or table) or json, got '" + value + "'");
-      }
     }
   }
 }

@@ -1,10 +1,8 @@
 package dev.routesync.lint;
 
 import java.util.Locale;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
 
-/** {@code --fail-on}: the least severity that makes lint exit 1. */
+/** {@code --fail-on}: the least severity that makes lint exit 1; picocli reads it in any case. */
 enum FailOn {
   ERROR,
   WARNING,
@@ -18,15 +16,8 @@ enum FailOn {
     };
   }
 
-  /** Accepts {@code error}, {@code warning} and {@code none} in any case. */
-  static final class Converter implements ITypeConverter<FailOn> {
-    @Override
-    public FailOn convert(String value) {
-      try {
-        return FailOn.valueOf(value.trim().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("expected error, warning or none, got '" + value + "'");
-      }
-    }
+  @Override
+  public String toString() {
+    return name().toLowerCase(Locale.ROOT);
   }
 }

@@ -1,6 +1,8 @@
 package dev.routesync.lint;
 
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -37,6 +39,11 @@ final class JsonReport {
     root.put("errors", errors);
     root.put("warnings", findings.size() - errors);
     return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+  }
+
+  /** {@code -o yaml}: the same document's fields as YAML. */
+  static String renderYaml(List<Finding> findings) {
+    return Serialization.asYaml(MAPPER.readValue(render(findings), Map.class));
   }
 
   private static ObjectNode finding(Finding finding) {

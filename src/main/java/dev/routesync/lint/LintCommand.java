@@ -62,9 +62,10 @@ public final class LintCommand implements Callable<Integer> {
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
       defaultValue = "text",
-      converter = LintFormat.Converter.class,
       description =
-          "text (default; or table), json, sarif (2.1.0) or github (workflow annotations).")
+          "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; table is the text; sarif: SARIF"
+              + " 2.1.0; github: workflow annotations; name: service/NAME per Service with a"
+              + " finding).")
   LintFormat output;
 
   @Option(
@@ -90,12 +91,15 @@ public final class LintCommand implements Callable<Integer> {
       names = "--fail-on",
       paramLabel = "SEVERITY",
       defaultValue = "error",
-      converter = FailOn.Converter.class,
-      description = "Exit 1 on findings of this severity or worse: error (default), warning, none.")
+      description =
+          "Exit 1 on findings of this severity or worse: ${COMPLETION-CANDIDATES} (default:"
+              + " ${DEFAULT-VALUE}).")
   FailOn failOn;
 
   @Option(
       names = "--allow-external-workloads",
+      arity = "0..1",
+      fallbackValue = "true",
       description =
           "The Services' pods may come from manifests not given here: no RS003 for a Service that"
               + " selects none of these workloads.")
@@ -119,11 +123,17 @@ public final class LintCommand implements Callable<Integer> {
       LintedObjects objects = collector.objects();
       List<Finding> findings = new Linter(kubeVersion, allowExternalWorkloads).lint(objects);
       switch (output) {
-        case TEXT -> {
+        case TEXT, TABLE -> {
           out.print(TextReport.render(findings));
           err.println("routesync lint: " + TextReport.summary(findings, objects));
         }
         case JSON -> out.print(JsonReport.render(findings));
+        case YAML -> out.print(JsonReport.renderYaml(findings));
+        case NAME ->
+            findings.stream()
+                .map(finding -> "service/" + finding.service())
+                .distinct()
+                .forEach(out::println);
         case SARIF -> out.print(SarifReport.render(findings, version()));
         case GITHUB -> out.print(GithubReport.render(findings));
       }

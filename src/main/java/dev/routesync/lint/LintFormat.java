@@ -1,32 +1,29 @@
 package dev.routesync.lint;
 
 import java.util.Locale;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
 
-/** {@code -o}: how findings are printed. */
+/**
+ * {@code -o}: how findings are printed. The words are the other commands' ({@code text} also
+ * spelled {@code table}), plus SARIF and GitHub's annotations; picocli reads them in any case.
+ */
 enum LintFormat {
   /** {@code file:line: RS001 error: message}, for people and editors. */
   TEXT,
+  /** The same as {@link #TEXT}: the default's name on {@code get}. */
+  TABLE,
   /** One JSON document with every finding (see docs/rollout-safety.md for its schema). */
   JSON,
+  /** The JSON document's fields as YAML. */
+  YAML,
+  /** {@code service/NAME} for each Service with a finding, once, as {@code kubectl -o name}. */
+  NAME,
   /** SARIF 2.1.0, for code-scanning UIs. */
   SARIF,
   /** GitHub Actions workflow commands: annotations on the pull request's files. */
   GITHUB;
 
-  /** Accepts {@code text}, {@code json}, {@code sarif} and {@code github} in any case. */
-  static final class Converter implements ITypeConverter<LintFormat> {
-    @Override
-    public LintFormat convert(String value) {
-      try {
-        String name = value.trim().toUpperCase(Locale.ROOT);
-        // table: the default's name on get, so that -o table works everywhere.
-        return LintFormat.valueOf(name.equals("TABLE") ? "TEXT" : name);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(
-            "expected text (or table), json, sarif or github, got '" + value + "'");
-      }
-    }
+  @Override
+  public String toString() {
+    return name().toLowerCase(Locale.ROOT);
   }
 }

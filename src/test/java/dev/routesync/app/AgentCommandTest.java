@@ -3,6 +3,7 @@ package dev.routesync.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.routesync.config.FlagTypes;
 import dev.routesync.testing.NameRule;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -19,7 +20,7 @@ class AgentCommandTest {
   @Test
   void aValidationFailureBecomesAPicocliUsageError() {
     AgentCommand command = new AgentCommand();
-    CommandLine commandLine = new CommandLine(command);
+    CommandLine commandLine = FlagTypes.register(new CommandLine(command));
     commandLine.parseArgs("--max-batch", "0");
 
     assertThatThrownBy(() -> AgentCommand.validated(commandLine.getCommandSpec(), command.options))

@@ -85,7 +85,7 @@ class BootstrapCommandTest {
   @Test
   void envoyFlagsWithoutEnvoyAreUsageErrors() {
     BootstrapCli.Result cluster = BootstrapCli.run("--node-name", "a", "--zone=z", "--cluster=x");
-    BootstrapCli.Result delta = BootstrapCli.run("--node-name", "a", "--zone=z", "--no-delta");
+    BootstrapCli.Result delta = BootstrapCli.run("--node-name", "a", "--zone=z", "--delta=false");
 
     assertThat(cluster.exitCode()).isEqualTo(2);
     assertThat(cluster.err()).startsWith("routesync: --cluster applies to --envoy only");
@@ -100,7 +100,7 @@ class BootstrapCommandTest {
     JsonObject sotw =
         new JsonObject(
             BootstrapCli.run(
-                    "--node-name", "a", "--zone=z", "--envoy", "--no-delta", "--cluster=web")
+                    "--node-name", "a", "--zone=z", "--envoy", "--delta=false", "--cluster=web")
                 .out());
 
     assertThat(delta.getJsonObject("node").getString("cluster")).isEqualTo("routesync");
@@ -116,6 +116,29 @@ class BootstrapCommandTest {
                 .getJsonObject("ads_config")
                 .getString("api_type"))
         .isEqualTo("GRPC");
+  }
+
+  @Test
+  void theOldNoDeltaSpellingStillWorksWithADeprecationWarning() {
+    BootstrapCli.Result old =
+        BootstrapCli.run("--node-name", "a", "--zone=z", "--envoy", "--no-delta");
+    BootstrapCli.Result bare =
+        BootstrapCli.run("--node-name", "a", "--zone=z", "--envoy", "--delta");
+
+    assertThat(old.exitCode()).as(old.err()).isZero();
+    assertThat(
+            new JsonObject(old.out())
+                .getJsonObject("dynamic_resources")
+                .getJsonObject("ads_config")
+                .getString("api_type"))
+        .isEqualTo("GRPC");
+    assertThat(old.err())
+        .contains("routesync bootstrap: --no-delta is deprecated, use --delta=false");
+    assertThat(bare.err()).doesNotContain("deprecated");
+    assertThat(BootstrapCli.run("--help").out())
+        .contains("--delta[=<delta>]")
+        .doesNotContain("--no-delta")
+        .doesNotContain("[no-]");
   }
 
   @Test

@@ -29,7 +29,9 @@ class UsageTest {
           get services --namespace a_b      | namespace "a_b": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync get services --help')
           get services -n Shop              | namespace "Shop": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync get services --help')
           watch -n a_b                      | namespace "a_b": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit) (see 'routesync watch --help')
-          get services -o yaml      | Invalid value for option '--output': expected table (or text), wide or json, got 'yaml' (see 'routesync get services --help')
+          get services -o xml       | Invalid value for option '--output': expected one of [TABLE, TEXT, WIDE, JSON, YAML, NAME] (case-insensitive) but was 'xml' (see 'routesync get services --help')
+          get status -o name        | -o name is not available on 'routesync get status'; expected one of [table, text, wide, json, yaml] (see 'routesync get status --help')
+          watch -o yaml             | -o yaml is not available on 'routesync watch'; expected one of [table, text, wide, json] (see 'routesync watch --help')
           get                       | Missing required subcommand (see 'routesync get --help')
           """)
   void printsOneLineAndExitsWithTwo(String args, String message) {

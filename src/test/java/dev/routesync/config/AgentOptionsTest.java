@@ -41,7 +41,7 @@ class AgentOptionsTest {
   /** Parses {@code args} as {@code routesync agent} would, without running anything. */
   private static AgentOptions parse(String... args) {
     OptionsCommand command = new OptionsCommand();
-    new CommandLine(command).parseArgs(args);
+    FlagTypes.register(new CommandLine(command)).parseArgs(args);
     return command.options;
   }
 
@@ -236,6 +236,8 @@ class AgentOptionsTest {
         override(List.of("--node-name", ""), AgentConfig::nodeName, ""),
         override(List.of("--drift-detector=false"), c -> c.drift().enabled(), false),
         override(List.of("--drift-detector", "true"), c -> c.drift().enabled(), true),
+        override(List.of("--grpc-reflection=false"), AgentConfig::grpcReflection, false),
+        override(List.of("--grpc-reflection", "false"), AgentConfig::grpcReflection, false),
         override(List.of("--drift-grace", "0"), c -> c.drift().grace(), Duration.ZERO),
         override(List.of("--drift-grace", "1h"), c -> c.drift().grace(), Duration.ofHours(1)),
         override(List.of("--drift-grace=250ms"), c -> c.drift().grace(), Duration.ofMillis(250)),

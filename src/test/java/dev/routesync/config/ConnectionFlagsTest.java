@@ -16,7 +16,7 @@ class ConnectionFlagsTest {
 
   private static AgentConfig config(String... args) {
     var command = new AgentOptionsTest.OptionsCommand();
-    new CommandLine(command).parseArgs(args);
+    FlagTypes.register(new CommandLine(command)).parseArgs(args);
     return command.options.toConfig();
   }
 

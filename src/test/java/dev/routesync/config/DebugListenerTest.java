@@ -27,11 +27,11 @@ class DebugListenerTest {
   @Test
   void onByDefaultOnLoopbackAndTurnedOffWithPortZero() {
     AgentOptions defaults = new AgentOptions();
-    new CommandLine(defaults).parseArgs();
+    FlagTypes.register(new CommandLine(defaults)).parseArgs();
     assertThat(defaults.toConfig().debug()).isEqualTo(new DebugListener("127.0.0.1", 9902));
 
     AgentOptions off = new AgentOptions();
-    new CommandLine(off).parseArgs("--debug-port", "0");
+    FlagTypes.register(new CommandLine(off)).parseArgs("--debug-port", "0");
     assertThat(off.toConfig().debug().enabled()).isFalse();
   }
 }

@@ -3,12 +3,12 @@ package dev.routesync.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.routesync.config.FlagConverters.DurationConverter;
 import dev.routesync.config.FlagConverters.HostPortConverter;
 import dev.routesync.config.FlagConverters.NamespaceListConverter;
 import dev.routesync.config.FlagConverters.OptionalPathConverter;
 import dev.routesync.config.FlagConverters.SourceConverter;
 import dev.routesync.config.FlagConverters.TrimmedConverter;
+import dev.routesync.config.FlagTypes.DurationConverter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;

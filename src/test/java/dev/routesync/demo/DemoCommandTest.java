@@ -57,6 +57,19 @@ class DemoCommandTest {
             .ignoreExceptions()
             .until(() -> grpc.resolve("shop", "cart").getEndpointsCount() >= 2);
       }
+      // The banner comes once the first sync is done, and says how to point the CLI at the demo.
+      String banner =
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .until(() -> Files.readString(log), text -> text.contains("Ctrl-C to stop."));
+      assertThat(banner)
+          .contains("export ROUTESYNC_SOCKET=" + socket.toAbsolutePath() + "\n")
+          .contains("  routesync get services\n")
+          .contains("  routesync watch -n shop");
+      assertThat(banner.indexOf("routesync demo: syncing with the mock API server"))
+          .as(banner)
+          .isNotNegative()
+          .isLessThan(banner.indexOf("routesync demo is serving on"));
       assertThat(socket.getParent().resolve("kubeconfig")).exists();
       // It persists its table like the agent, into its own directory, never the host's.
       await()

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.routesync.config.AgentOptions;
+import dev.routesync.config.FlagTypes;
 import dev.routesync.units.Durations;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -477,7 +478,7 @@ class DaemonsetManifestsTest {
               }
             });
     AgentOptions options = new AgentOptions();
-    new CommandLine(options).parseArgs(args.toArray(String[]::new));
+    FlagTypes.register(new CommandLine(options)).parseArgs(args.toArray(String[]::new));
     var config = options.toConfig(); // throws, naming the flag, on a value the agent rejects
     assertThat(config.socket().toString()).isEqualTo(install(dir).config("ROUTESYNC_SOCKET"));
   }

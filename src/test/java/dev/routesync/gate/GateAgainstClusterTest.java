@@ -182,6 +182,27 @@ class GateAgainstClusterTest {
   }
 
   @Test
+  void yamlIsTheJsonVerdictAndNameListsTheServicesChecked() {
+    createQuote();
+    List<Pod> old = createPods("quote-a-", 8, containerPort("http", 8080), 1);
+    List<Pod> renamed = createPods("quote-b-", 2, containerPort("http-api", 8080), 101);
+    apply(withHttp("quote-x", old));
+    apply(slice("quote-y", "quote", null, renamed));
+
+    GateCli.Result yaml = GateCli.run(gate("--service", "quote", "-o", "yaml"));
+    GateCli.Result name = GateCli.run(gate("--service", "quote", "-o", "name"));
+
+    assertThat(yaml.exitCode()).as(yaml.err()).isEqualTo(1);
+    java.util.Map<?, ?> verdict =
+        io.fabric8.kubernetes.client.utils.Serialization.unmarshal(yaml.out(), java.util.Map.class);
+    assertThat(verdict.get("result")).isEqualTo("fail");
+    assertThat(List.<Object>copyOf(verdict.keySet()))
+        .containsExactly("result", "message", "elapsedMillis", "services");
+    assertThat(name.exitCode()).as(name.err()).isEqualTo(1);
+    assertThat(name.out()).isEqualTo("service/quote\n");
+  }
+
+  @Test
   void theIncidentInJsonNamesEachMissingPodWithItsReason() {
     createQuote();
     List<Pod> old = createPods("quote-a-", 8, containerPort("http", 8080), 1);

@@ -33,7 +33,7 @@ class GateUsageTest {
           gate -n shop --service quote --timeout 0           | --timeout must be between 1ms and 24h, got 0
           gate -n shop --service quote --settle 2h           | --settle must be between 0 and 1h, got 2h
           gate -n shop --service quote --request-timeout 1ms | --request-timeout must be between 100ms and 5m, got 1ms
-          gate -n shop --service quote -o yaml               | Invalid value for option '--output': expected text (or table) or json, got 'yaml'
+          gate -n shop --service quote -o xml                | Invalid value for option '--output': expected one of [TEXT, TABLE, JSON, YAML, NAME] (case-insensitive) but was 'xml'
           gate -n shop --service quote extra                 | Unmatched argument at index 5: 'extra'
           """)
   void printsOneLineAndExitsWithTwo(String args, String message) {

@@ -179,8 +179,8 @@ class ExitCodesTest {
       delimiter = '|',
       textBlock =
           """
-          -o yaml                | Invalid value for option '--output': expected text (or table), json, sarif or github, got 'yaml'
-          --fail-on fatal        | Invalid value for option '--fail-on': expected error, warning or none, got 'fatal'
+          -o xml                 | Invalid value for option '--output': expected one of [TEXT, TABLE, JSON, YAML, NAME, SARIF, GITHUB] (case-insensitive) but was 'xml'
+          --fail-on fatal        | Invalid value for option '--fail-on': expected one of [ERROR, WARNING, NONE] (case-insensitive) but was 'fatal'
           --kube-version latest  | Invalid value for option '--kube-version': not a Kubernetes version (want MAJOR.MINOR, e.g. 1.32): latest
           -n Shop                | namespace "Shop": must be a DNS-1123 label (lowercase letters, digits and '-', at most 63 characters, starting and ending with a letter or digit)
           - -                    | stdin (-) given more than once

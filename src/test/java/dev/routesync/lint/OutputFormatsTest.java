@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -33,6 +34,19 @@ class OutputFormatsTest {
             FIXTURES + "/incident-renamed/service.yaml:15: RS001 error: " + RS001_MESSAGE,
             FIXTURES + "/orphan/service.yaml:8: RS003 warning: " + RS003_MESSAGE);
     assertThat(result.err()).isEqualTo("routesync lint: 1 error, 1 warning\n");
+  }
+
+  @Test
+  void yamlIsTheJsonDocumentAndNameListsTheServicesWithFindings() {
+    LintCli.Result json = LintCli.run(concat("-o", "json", TWO_FINDINGS));
+    LintCli.Result yaml = LintCli.run(concat("-o", "yaml", TWO_FINDINGS));
+    LintCli.Result name = LintCli.run(concat("-o", "name", TWO_FINDINGS));
+
+    assertThat(yaml.exitCode()).as(yaml.err()).isEqualTo(1);
+    assertThat(io.fabric8.kubernetes.client.utils.Serialization.unmarshal(yaml.out(), Map.class))
+        .isEqualTo(new io.vertx.core.json.JsonObject(json.out()).getMap());
+    assertThat(name.exitCode()).isEqualTo(1);
+    assertThat(name.out()).isEqualTo("service/quote\nservice/orphan\n");
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.config.AgentConfig;
 import dev.routesync.config.AgentOptions;
+import dev.routesync.config.FlagTypes;
 import dev.routesync.logs.LogLevels;
 import dev.routesync.logs.RecentLines;
 import dev.routesync.table.Endpoint;
@@ -238,7 +239,7 @@ class DebugBundleTest {
 
   private static AgentConfig config() {
     var command = new OptionsCommand();
-    new CommandLine(command).parseArgs("--node-name", "node-a");
+    FlagTypes.register(new CommandLine(command)).parseArgs("--node-name", "node-a");
     return command.options.toConfig();
   }
 
