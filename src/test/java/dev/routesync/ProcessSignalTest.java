@@ -18,10 +18,18 @@ import org.junit.jupiter.api.io.TempDir;
 /** The real process: {@code routesync demo}, stopped with SIGTERM as kubelet stops a pod. */
 class ProcessSignalTest {
 
+  /**
+   * Only stops a hang. The agent's drain timeout is longer still ({@code --shutdown-timeout 5m},
+   * the longest allowed), so an exit inside this bound shows the drain ended when the streams did,
+   * not when its timeout ran out, without asserting how fast a loaded machine is.
+   */
+  private static final Duration HANG = Duration.ofSeconds(60);
+
   @TempDir Path dir;
 
   @Test
-  void sigtermDrainsWatchStreamsRemovesTheSocketAndExitsZeroWithinTheTimeout() throws Exception {
+  void sigtermDrainsWatchStreamsRemovesTheSocketAndExitsZeroWithoutWaitingForTheTimeout()
+      throws Exception {
     Path socket = dir.resolve("rs.sock");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process process =
@@ -36,7 +44,7 @@ class ProcessSignalTest {
                 "--admin-port",
                 "0",
                 "--shutdown-timeout",
-                "5s")
+                "5m")
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("demo.log").toFile())
             .start();
@@ -49,17 +57,12 @@ class ProcessSignalTest {
           .until(() -> grpc.resolve("shop", "cart").getEndpointsCount() >= 2);
       List<WatchRecorder> watchers = grpc.watchAll(10, Duration.ofSeconds(10));
 
-      long start = System.nanoTime();
       process.destroy(); // SIGTERM
-      assertThat(process.waitFor(10, TimeUnit.SECONDS)).as("exited").isTrue();
-      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      assertThat(process.waitFor(HANG.toSeconds(), TimeUnit.SECONDS)).as("exited").isTrue();
 
       assertThat(process.exitValue()).as(log()).isZero();
-      assertThat(took).isLessThan(Duration.ofSeconds(8));
       assertThat(socket).doesNotExist();
-      await()
-          .atMost(Duration.ofSeconds(5))
-          .until(() -> watchers.stream().allMatch(w -> w.ended() != null));
+      await().atMost(HANG).until(() -> watchers.stream().allMatch(w -> w.ended() != null));
       for (WatchRecorder watcher : watchers) {
         assertThat(watcher.ended().getCode()).isEqualTo(Status.Code.OK);
       }

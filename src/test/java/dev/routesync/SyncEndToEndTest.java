@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /** The agent against fabric8's CRUD mock API server: real HTTP, real watches. */
 class SyncEndToEndTest {
 
-  private static final Duration CONVERGE = Duration.ofSeconds(10);
+  // Only stops a hang: how fast the agent follows is measured by the benchmarks, not asserted here.
+  private static final Duration CONVERGE = Duration.ofSeconds(30);
 
   private MockCluster cluster;
   private AgentHarness agent;
@@ -58,12 +59,12 @@ class SyncEndToEndTest {
     assertThat(agent.ips("shop", "web")).containsExactly("10.0.0.1", "10.0.0.2");
 
     cluster.apply(slice("shop", "web-a", "web", true, 8080, pods(3)));
-    await().atMost(Duration.ofSeconds(1)).until(() -> agent.ips("shop", "web").size() == 3);
+    await().atMost(CONVERGE).until(() -> agent.ips("shop", "web").size() == 3);
 
     cluster.apply(
         slice("shop", "web-a", "web", true, 8080, List.of(pods(3).get(0), pods(3).get(2))));
     await()
-        .atMost(Duration.ofSeconds(1))
+        .atMost(CONVERGE)
         .untilAsserted(
             () -> assertThat(agent.ips("shop", "web")).containsExactly("10.0.0.1", "10.0.0.3"));
   }

@@ -134,7 +134,9 @@ class ConnectionLimitsTest {
 
   @Test
   void halfOpenConnectionsDoNotStretchTheDrain() throws Exception {
-    Duration timeout = Duration.ofSeconds(10);
+    // Far past the bound on the wait below: a drain that waited for it would fail there, and no
+    // wall-clock figure is asserted.
+    Duration timeout = Duration.ofMinutes(5);
     try (ServeHarness serve = new ServeHarness();
         RawConnection silent = RawConnection.unix(serve.socket());
         RawConnection http1 =
@@ -144,9 +146,7 @@ class ConnectionLimitsTest {
       assertThat(idle.write(REQUEST).readUntilAnswered(Duration.ofSeconds(5)))
           .startsWith("HTTP/1.1 200 ");
       await().atMost(Duration.ofSeconds(5)).until(() -> open(serve) == 4);
-      long start = System.nanoTime();
-      serve.shutdown(timeout);
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+      serve.server().shutdown(timeout).await(30, java.util.concurrent.TimeUnit.SECONDS);
       assertThat(silent.closedByServer()).isTrue();
       assertThat(http1.closedByServer()).isTrue();
       assertThat(http2.closedByServer()).isTrue();

@@ -40,6 +40,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Timeout(value = 60, timeUnit = TimeUnit.SECONDS)
 class DrainTest {
 
+  /**
+   * Only stops a hang: generous, since a loaded machine is slow and speed is not what is tested.
+   */
+  private static final Duration HANG = Duration.ofSeconds(30);
+
   /** Waits for every checkpoint of {@code testContext}; rethrows what failed it. */
   private static void awaitCompletion(VertxTestContext testContext, Duration within)
       throws Throwable {
@@ -52,9 +57,11 @@ class DrainTest {
   }
 
   @Test
-  void shutdownEndsEveryWatchCleanlyAndFinishesInFlightCallsWithinTheTimeout(
+  void shutdownEndsEveryWatchCleanlyAndFinishesInFlightCallsWithoutWaitingForTheTimeout(
       VertxTestContext testContext) throws Throwable {
-    Duration timeout = Duration.ofSeconds(5);
+    // Far longer than HANG: a drain that waited for its timeout instead of for the last call
+    // fails the bounded waits below, and no wall-clock figure is asserted.
+    Duration timeout = Duration.ofMinutes(10);
     try (ServeHarness serve = new ServeHarness();
         GrpcJavaClient grpc = new GrpcJavaClient(serve.socket())) {
       serve.put("shop", "cart", 3);
@@ -68,7 +75,6 @@ class DrainTest {
       await().atMost(Duration.ofSeconds(10)).until(() -> serve.server().watchStreams() == 100);
 
       Checkpoint drained = testContext.checkpoint();
-      long start = System.nanoTime();
       serve
           .server()
           .shutdown(timeout)
@@ -77,14 +83,11 @@ class DrainTest {
                   ignored ->
                       testContext.verify(
                           () -> {
-                            // Done when the last call finished, not when the timeout ran out.
-                            assertThat(Duration.ofNanos(System.nanoTime() - start))
-                                .isLessThan(timeout);
                             assertThat(serve.socket()).doesNotExist();
                             drained.flag();
                           })));
       // Every Watch ends with OK (GOAWAY first, then a clean end), not a reset.
-      await().atMost(timeout).until(() -> watchers.stream().allMatch(w -> w.ended() != null));
+      await().atMost(HANG).until(() -> watchers.stream().allMatch(w -> w.ended() != null));
       for (WatchRecorder watcher : watchers) {
         assertThat(watcher.ended().getCode()).isEqualTo(Status.Code.OK);
       }
@@ -92,7 +95,8 @@ class DrainTest {
       for (InFlight call : inFlight) {
         assertThat(call.result.get(10, TimeUnit.SECONDS).getName()).isEqualTo("cart");
       }
-      awaitCompletion(testContext, timeout.plusSeconds(5));
+      // Done when the last call finished, not when the timeout ran out.
+      awaitCompletion(testContext, HANG);
       // GOAWAY took the channel out of READY: new calls must go to the next agent.
       assertThat(grpc.channel().getState(false)).isNotEqualTo(ConnectivityState.READY);
     }
@@ -126,23 +130,15 @@ class DrainTest {
         serve.put("shop", "cart", 400 + i % 2);
       }
       Checkpoint drained = testContext.checkpoint();
-      long start = System.nanoTime();
       serve
           .server()
           .shutdown(timeout)
-          .onComplete(
-              testContext.succeeding(
-                  ignored ->
-                      testContext.verify(
-                          () -> {
-                            // The timeout cut the blocked connections; nothing waited longer.
-                            assertThat(Duration.ofNanos(System.nanoTime() - start))
-                                .isLessThan(timeout.plusSeconds(3));
-                            drained.flag();
-                          })));
-      awaitCompletion(testContext, timeout.plusSeconds(5));
+          .onComplete(testContext.succeeding(ignored -> drained.flag()));
+      // The streams never end by themselves: only the timeout cutting the blocked connections
+      // completes the drain inside HANG.
+      awaitCompletion(testContext, HANG);
       // The cut connections take their streams with them.
-      await().atMost(Duration.ofSeconds(5)).until(() -> serve.server().watchStreams() == 0);
+      await().atMost(HANG).until(() -> serve.server().watchStreams() == 0);
       assertThat(log.atLeast(Level.ERROR)).isEmpty();
     } finally {
       for (RawConnection connection : stuck) {

@@ -168,12 +168,11 @@ class SotwStreamTest {
     open();
     requests.onNext(request(XdsType.LISTENER, "", "cart.shop:8080"));
     next();
-    long start = System.nanoTime();
-    serve.shutdown(java.time.Duration.ofSeconds(20));
-    assertThat(recorder.ended().get(10, TimeUnit.SECONDS).getCode())
+    // The drain's timeout is far past the bounds below: a stream that ended only at the timeout
+    // fails them, and no wall-clock figure is asserted.
+    serve.server().shutdown(java.time.Duration.ofMinutes(5)).await(30, TimeUnit.SECONDS);
+    assertThat(recorder.ended().get(30, TimeUnit.SECONDS).getCode())
         .isEqualTo(io.grpc.Status.Code.OK);
-    assertThat(java.time.Duration.ofNanos(System.nanoTime() - start))
-        .isLessThan(java.time.Duration.ofSeconds(10));
     requests = null;
   }
 
