@@ -180,10 +180,15 @@ done
 [[ -f $tmp/kubeconfig ]] || fail "the load wrote no kubeconfig within 60 s"
 
 # The shell joins the cgroup, then becomes the JVM: the JVM reads its limit at start.
+# Every load connection comes from this script's uid, and one uid holds at most three quarters of
+# --max-connections (the rest stays for other uids): raise the cap so the whole load is admitted.
+max_connections=$(( (connections * 4 + 2) / 3 ))
+if (( max_connections < 1024 )); then max_connections=1024; fi
 # The GC log (collector, heap size, every collection) goes beside the samples.
 MALLOC_ARENA_MAX=$malloc_arena_max JAVA_TOOL_OPTIONS="$jvm_flags -Xlog:gc,gc+init:file=$out/gc.log" nice -n 5 sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' \
   sh "$cg" "$agent_java" -jar "$jar" agent --kubeconfig "$tmp/kubeconfig" --socket "$socket" \
-  --admin-port 0 --node-name soak-node --state-file "$tmp/state/table.bin" > "$out/agent.log" 2>&1 &
+  --admin-port 0 --node-name soak-node --state-file "$tmp/state/table.bin" \
+  --max-connections "$max_connections" > "$out/agent.log" 2>&1 &
 agent_pid=$!
 
 # ---- sample until the load ends --------------------------------------------------------------
