@@ -22,6 +22,7 @@ import dev.routesync.observe.UnhandledExceptions;
 import dev.routesync.observe.VertxMetrics;
 import dev.routesync.serve.AdminServer;
 import dev.routesync.serve.ApiServer;
+import dev.routesync.serve.ApiServerOptions;
 import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.DebugServer;
 import dev.routesync.serve.LivenessVerdict;
@@ -328,11 +329,10 @@ public final class Agent {
             freshness,
             metrics.serve(),
             readiness,
-            config.socket(),
-            config.listenTcp(),
-            config.grpcReflection(),
-            guards,
-            config.limits());
+            ApiServerOptions.onSocket(config.socket())
+                .withTcpAddress(config.listenTcp())
+                .withReflection(config.grpcReflection())
+                .withLimits(guards, config.limits()));
     api.trackClientsIn(sidecars); // GET /v1/clients: Watch and ADS streams alike
     // xDS on the same listeners: proxyless gRPC clients and Envoy route with this table.
     api.serveXds(new XdsServer(vertx, table, trust, metrics.xds()));

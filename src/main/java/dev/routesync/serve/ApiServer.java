@@ -57,10 +57,10 @@ public final class ApiServer {
 
   private final Vertx vertx;
   private final WatchHub hub;
-  private final EncodedServices encodings;
+  private final ServiceEncodings encodings;
   private final SocketServer socket;
   private final Optional<InetSocketAddress> tcpAddress;
-  private final HttpServerOptions options;
+  private final HttpServerOptions httpOptions;
   private final io.vertx.core.Handler<HttpServerRequest> handler;
   private final ConnectionGuards guards;
   private final ConnectionGuard socketGuard;
@@ -75,39 +75,9 @@ public final class ApiServer {
   private volatile XdsServer xds;
 
   /**
-   * With {@code limits} on the socket and on the TCP port, enforced by {@code guards}, which must
-   * be the ones {@code vertx} was built with ({@link ConnectionGuards#transport()}); {@link
-   * ConnectionGuards#none()} serves without limits.
-   */
-  public ApiServer(
-      Vertx vertx,
-      TableView table,
-      TableTrust trust,
-      ServeObserver observer,
-      Readiness readiness,
-      Path socketPath,
-      Optional<InetSocketAddress> tcpAddress,
-      boolean reflection,
-      ConnectionGuards guards,
-      ConnectionLimits limits) {
-    this(
-        vertx,
-        table,
-        Freshness.unwatched(trust),
-        observer,
-        readiness,
-        socketPath,
-        tcpAddress,
-        reflection,
-        guards,
-        limits,
-        List.of(),
-        new EncodedServices());
-  }
-
-  /**
-   * As above, telling clients how fresh the table is from {@code freshness} (the agent's, fed by
-   * its watches), whose trust decides what is served.
+   * Serves {@code table} as {@code options} say, telling clients how fresh it is from {@code
+   * freshness} (the agent's, fed by its watches; {@link Freshness#unwatched} where nothing
+   * watches), whose trust decides what is served.
    */
   public ApiServer(
       Vertx vertx,
@@ -115,101 +85,25 @@ public final class ApiServer {
       Freshness freshness,
       ServeObserver observer,
       Readiness readiness,
-      Path socketPath,
-      Optional<InetSocketAddress> tcpAddress,
-      boolean reflection,
-      ConnectionGuards guards,
-      ConnectionLimits limits) {
-    this(
-        vertx,
-        table,
-        freshness,
-        observer,
-        readiness,
-        socketPath,
-        tcpAddress,
-        reflection,
-        guards,
-        limits,
-        List.of(),
-        new EncodedServices());
+      ApiServerOptions options) {
+    this(vertx, table, freshness, observer, readiness, options, new EncodedServices());
   }
 
   /**
-   * As above, also serving {@code extraServices} on the same gRPC server, after the agent's own
-   * (registry, health, reflection): for code that measures or extends this exact serving stack,
-   * such as the serving benchmark's no-op service. Their names must differ from the agent's
-   * services ({@link GrpcServer#addService} rejects a duplicate); with reflection on, they are
-   * listed too.
-   */
-  public ApiServer(
-      Vertx vertx,
-      TableView table,
-      TableTrust trust,
-      ServeObserver observer,
-      Readiness readiness,
-      Path socketPath,
-      Optional<InetSocketAddress> tcpAddress,
-      boolean reflection,
-      ConnectionGuards guards,
-      ConnectionLimits limits,
-      List<Service> extraServices) {
-    this(
-        vertx,
-        table,
-        Freshness.unwatched(trust),
-        observer,
-        readiness,
-        socketPath,
-        tcpAddress,
-        reflection,
-        guards,
-        limits,
-        extraServices,
-        new EncodedServices());
-  }
-
-  /**
-   * As above, with the Watch encodings given: {@code new EncodedServices(false)} encodes per
-   * stream, as before they were shared. For the fan-out benchmark's baseline only.
+   * As above, with the Watch streams' Service encodings given: the fan-out benchmark supplies
+   * per-stream encoding to measure its baseline against the shared {@link EncodedServices}.
    */
   ApiServer(
       Vertx vertx,
       TableView table,
-      TableTrust trust,
-      ServeObserver observer,
-      Readiness readiness,
-      Path socketPath,
-      List<Service> extraServices,
-      EncodedServices encodings) {
-    this(
-        vertx,
-        table,
-        Freshness.unwatched(trust),
-        observer,
-        readiness,
-        socketPath,
-        Optional.empty(),
-        true,
-        ConnectionGuards.none(),
-        ConnectionLimits.DEFAULT,
-        extraServices,
-        encodings);
-  }
-
-  private ApiServer(
-      Vertx vertx,
-      TableView table,
       Freshness freshness,
       ServeObserver observer,
       Readiness readiness,
-      Path socketPath,
-      Optional<InetSocketAddress> tcpAddress,
-      boolean reflection,
-      ConnectionGuards guards,
-      ConnectionLimits limits,
-      List<Service> extraServices,
-      EncodedServices encodings) {
+      ApiServerOptions options,
+      ServiceEncodings encodings) {
+    Optional<InetSocketAddress> tcpAddress = options.tcpAddress();
+    ConnectionGuards guards = options.guards();
+    ConnectionLimits limits = options.limits();
     TableTrust trust = freshness.trust();
     this.vertx = vertx;
     this.tcpAddress = tcpAddress;
@@ -253,11 +147,11 @@ public final class ApiServer {
     grpc.addService(
         HealthService.create(vertx)
             .register(HEALTH_SERVICE, () -> Future.succeededFuture(readiness.isReady())));
-    if (reflection) {
+    if (options.reflection()) {
       grpc.addService(ReflectionService.v1());
       grpc.addService(new ReflectionV1alpha()); // older grpcurl builds ask for v1alpha
     }
-    for (Service extra : extraServices) {
+    for (Service extra : options.extraServices()) {
       addExtra(grpc, extra);
     }
     this.httpApi = new HttpApi(table, trust, freshness);
@@ -283,11 +177,12 @@ public final class ApiServer {
             router.handle(request);
           }
         };
-    this.options =
+    this.httpOptions =
         new HttpServerOptions()
             .setInitialSettings(
                 new Http2Settings().setMaxConcurrentStreams(MAX_CONCURRENT_STREAMS));
-    this.socket = new SocketServer(vertx, socketPath, handler, options, this::onConnection);
+    this.socket =
+        new SocketServer(vertx, options.socketPath(), handler, httpOptions, this::onConnection);
   }
 
   /**
@@ -424,7 +319,7 @@ public final class ApiServer {
     } else {
       tcp =
           vertx
-              .createHttpServer(options)
+              .createHttpServer(httpOptions)
               .requestHandler(handler)
               .invalidRequestHandler(Errors::invalidRequest)
               .connectionHandler(this::onConnection);
@@ -507,8 +402,8 @@ public final class ApiServer {
     return hub.size();
   }
 
-  /** The Watch streams' shared Service encodings: a seam for tests and the fan-out benchmark. */
-  EncodedServices watchEncodings() {
+  /** The Watch streams' Service encodings: a seam for tests and the fan-out benchmark. */
+  ServiceEncodings watchEncodings() {
     return encodings;
   }
 

@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.LongAdder;
  * An entry put by a stream for a version the writer has just superseded stays until its version
  * leaves the retained window: bounded all the same.
  */
-final class EncodedServices {
+final class EncodedServices implements ServiceEncodings {
 
   /** How many of the latest table versions' Services are kept encoded. */
   static final int RETAINED_VERSIONS = 64;
@@ -48,36 +48,22 @@ final class EncodedServices {
   private final Queue<Kept> kept = new ConcurrentLinkedQueue<>();
   private final AtomicLong keptBytes = new AtomicLong();
   private final LongAdder encodes = new LongAdder();
-  private final boolean shared;
   private final long maxBytes;
   // Versions below this are not kept; raised by published().
   private volatile long floor;
   private volatile long seenVersion = -1;
 
   EncodedServices() {
-    this(true);
-  }
-
-  /**
-   * @param shared false keeps nothing: every stream encodes every Service it sends, as before the
-   *     encodings were shared. Only the fan-out benchmark's baseline ({@code FanOutBenchmark} in
-   *     benchmarks/) uses it, to measure what sharing saves.
-   */
-  EncodedServices(boolean shared) {
-    this(shared, MAX_BYTES);
+    this(MAX_BYTES);
   }
 
   /** With another byte cap, for tests. */
-  EncodedServices(boolean shared, long maxBytes) {
-    this.shared = shared;
+  EncodedServices(long maxBytes) {
     this.maxBytes = maxBytes;
   }
 
-  /** {@code service}'s {@code ServiceEndpoints} message, encoded; the array must not be changed. */
-  byte[] encoded(ServiceEndpoints service) {
-    if (!shared) {
-      return encode(service);
-    }
+  @Override
+  public byte[] encoded(ServiceEndpoints service) {
     Encoded cached = byService.get(service.key());
     if (cached != null && cached.version() == service.version()) {
       return cached.bytes();
@@ -102,10 +88,8 @@ final class EncodedServices {
    * A new table version: drops what it superseded (changed or removed Services) and what fell out
    * of the retained window. The table writer's thread.
    */
-  void published(RoutingTable table) {
-    if (!shared) {
-      return;
-    }
+  @Override
+  public void published(RoutingTable table) {
     long since = seenVersion;
     seenVersion = table.version();
     floor = table.version() - RETAINED_VERSIONS + 1;
@@ -142,8 +126,9 @@ final class EncodedServices {
     return now.isPresent() && now.get().version() == entry.version();
   }
 
-  /** Services encoded so far (a seam for tests and the benchmark: one per version when shared). */
-  long encodes() {
+  /** Services encoded so far: one per Service version while it is kept. */
+  @Override
+  public long encodes() {
     return encodes.sum();
   }
 

@@ -46,7 +46,7 @@ final class RegistryGrpc implements Service {
   private final FreshnessView freshness;
   private final StaleSignal staleSignal;
   private final WatchHub hub;
-  private final EncodedServices encodings;
+  private final ServiceEncodings encodings;
   private final ServeObserver observer;
   private final Function<HttpConnection, SyncState> tracker;
 
@@ -59,7 +59,7 @@ final class RegistryGrpc implements Service {
       FreshnessView freshness,
       StaleSignal staleSignal,
       WatchHub hub,
-      EncodedServices encodings,
+      ServiceEncodings encodings,
       ServeObserver observer,
       Function<HttpConnection, SyncState> tracker) {
     this.tracker = tracker;

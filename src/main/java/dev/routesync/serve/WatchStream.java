@@ -53,7 +53,7 @@ final class WatchStream {
   private final TableTrust trust;
   private final StaleSignal staleSignal;
   private final ServeObserver observer;
-  private final EncodedServices encodings;
+  private final ServiceEncodings encodings;
   private final boolean protobuf;
   // This stream's entry in GET /v1/clients: one type, "services".
   private final SyncState sync;
@@ -78,7 +78,7 @@ final class WatchStream {
       TableTrust trust,
       StaleSignal staleSignal,
       ServeObserver observer,
-      EncodedServices encodings,
+      ServiceEncodings encodings,
       WireFormat format,
       SyncState sync) {
     this.sync = sync;

@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Threading: read on every stream's event loop, evicted on the table writer's thread; two
  * streams that miss at once both encode, and the last write wins with equal bytes.
  */
-final class AssignmentCache {
+final class AssignmentCache implements ClusterAssignments {
 
   private record Encoded(long version, Any assignment) {}
 
@@ -36,24 +36,10 @@ final class AssignmentCache {
       XdsResources.dropsEverythingTail(XdsResources.NO_SUCH_SERVICE);
 
   private final Map<ServiceKey, Map<String, Encoded>> byService = new ConcurrentHashMap<>();
-  private final boolean shared;
   private volatile long seenVersion = -1;
 
-  AssignmentCache() {
-    this(true);
-  }
-
-  /**
-   * @param shared false keeps nothing: every call encodes anew, as if each stream encoded its own
-   *     assignments. Only the push benchmark's baseline ({@code XdsPushBenchmark} in benchmarks/)
-   *     uses it, to measure what sharing saves.
-   */
-  AssignmentCache(boolean shared) {
-    this.shared = shared;
-  }
-
-  /** The assignment for cluster {@code name} ({@code target}, parsed) from {@code current}. */
-  Any assignment(String name, Optional<XdsTarget> target, RoutingTable current) {
+  @Override
+  public Any assignment(String name, Optional<XdsTarget> target, RoutingTable current) {
     if (target.isEmpty()) {
       return noSuchService(name);
     }
@@ -61,9 +47,6 @@ final class AssignmentCache {
     Optional<ServiceEndpoints> service = current.get(key);
     if (service.isEmpty() || PortSelection.of(service.get(), target.get().port()).isEmpty()) {
       return noSuchService(name);
-    }
-    if (!shared) {
-      return Any.pack(XdsResources.assignment(name, target, service));
     }
     long version = service.get().version();
     Map<String, Encoded> names = byService.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
@@ -95,7 +78,8 @@ final class AssignmentCache {
   }
 
   /** Drops the entries of Services {@code table} no longer has. The table writer's thread. */
-  void published(RoutingTable table) {
+  @Override
+  public void published(RoutingTable table) {
     long since = seenVersion;
     seenVersion = table.version();
     Optional<Set<ServiceKey>> changed = since < 0 ? Optional.empty() : table.changedSince(since);

@@ -10,13 +10,16 @@ import dev.routesync.table.TableView;
 record XdsSources(
     TableView table,
     TableTrust trust,
-    AssignmentCache assignments,
+    ClusterAssignments assignments,
     WildcardClusters clusters,
     PeerBudgets budgets) {
 
   /** With the limits of this JVM's heap. */
   XdsSources(
-      TableView table, TableTrust trust, AssignmentCache assignments, WildcardClusters clusters) {
+      TableView table,
+      TableTrust trust,
+      ClusterAssignments assignments,
+      WildcardClusters clusters) {
     this(table, trust, assignments, clusters, new PeerBudgets(XdsLimits.ofThisHeap()));
   }
 }

@@ -12,6 +12,7 @@ import dev.routesync.api.v1.RegistryGrpcService;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.observe.Metrics;
+import dev.routesync.table.Freshness;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
@@ -36,7 +37,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -133,15 +133,10 @@ class ApiServerExtraServicesTest {
     return new ApiServer(
         vertx,
         table,
-        TableTrust.synced(),
+        Freshness.unwatched(TableTrust.synced()),
         new Metrics(new SimpleMeterRegistry()).serve(),
         new Readiness(),
-        dir.resolve("api.sock"),
-        Optional.empty(),
-        true,
-        ConnectionGuards.none(),
-        ConnectionLimits.DEFAULT,
-        extraServices);
+        ApiServerOptions.onSocket(dir.resolve("api.sock")).withExtraServices(extraServices));
   }
 
   private static List<String> listServices(GrpcJavaClient grpc) throws Exception {

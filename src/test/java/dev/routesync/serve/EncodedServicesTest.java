@@ -86,7 +86,7 @@ class EncodedServicesTest {
   void overTheByteCapTheOldestGoAndTheNewestStay() {
     RoutingTable table = put(CART, "10.0.0.1");
     byte[] cart = encodings.encoded(table.get(CART).orElseThrow());
-    EncodedServices small = new EncodedServices(true, cart.length + cart.length / 2);
+    EncodedServices small = new EncodedServices(cart.length + cart.length / 2);
     small.published(table);
     small.encoded(table.get(CART).orElseThrow());
     table = put(LEDGER, "10.0.0.2");

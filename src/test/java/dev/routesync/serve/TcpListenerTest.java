@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ch.qos.logback.classic.Level;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.observe.Metrics;
+import dev.routesync.table.Freshness;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import dev.routesync.testing.Http1;
@@ -52,14 +53,13 @@ class TcpListenerTest {
         new ApiServer(
             vertx,
             table,
-            TableTrust.synced(),
+            Freshness.unwatched(TableTrust.synced()),
             new Metrics(new SimpleMeterRegistry()).serve(),
             new Readiness(),
-            dir.resolve("api.sock"),
-            Optional.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)),
-            false,
-            ConnectionGuards.none(),
-            ConnectionLimits.DEFAULT);
+            ApiServerOptions.onSocket(dir.resolve("api.sock"))
+                .withTcpAddress(
+                    Optional.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)))
+                .withReflection(false));
     server.listen().await(10, TimeUnit.SECONDS);
     return server;
   }

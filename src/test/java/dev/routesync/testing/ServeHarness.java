@@ -4,6 +4,7 @@ import static dev.routesync.testing.TableStates.states;
 
 import dev.routesync.observe.Metrics;
 import dev.routesync.serve.ApiServer;
+import dev.routesync.serve.ApiServerOptions;
 import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.serve.Readiness;
@@ -150,11 +151,9 @@ public final class ServeHarness implements AutoCloseable {
             freshness,
             metrics.serve(),
             readiness,
-            dir.resolve("api.sock"),
-            tcp,
-            true,
-            guards,
-            limits);
+            ApiServerOptions.onSocket(dir.resolve("api.sock"))
+                .withTcpAddress(tcp)
+                .withLimits(guards, limits));
     // As the agent does: xDS on the same listeners.
     server.serveXds(new XdsServer(vertx, table, trust, metrics.xds(), xds));
     table.onPublish(server::published);

@@ -7,10 +7,10 @@ import com.google.protobuf.Descriptors;
 import dev.routesync.api.v1.ResolveRequest;
 import dev.routesync.api.v1.ServiceEndpoints;
 import dev.routesync.serve.ApiServer;
-import dev.routesync.serve.ConnectionGuards;
-import dev.routesync.serve.ConnectionLimits;
+import dev.routesync.serve.ApiServerOptions;
 import dev.routesync.serve.Readiness;
 import dev.routesync.serve.ServeObserver;
+import dev.routesync.table.Freshness;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Future;
@@ -24,7 +24,6 @@ import io.vertx.grpc.server.Service;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The agent's serving stack on a Unix socket, the {@link ApiServer} itself, plus one extra unary
@@ -59,15 +58,10 @@ final class FloorServer {
         new ApiServer(
             vertx,
             table,
-            TableTrust.synced(),
+            Freshness.unwatched(TableTrust.synced()),
             observer,
             readiness,
-            socketPath,
-            Optional.empty(),
-            true,
-            ConnectionGuards.none(),
-            ConnectionLimits.DEFAULT,
-            List.of(floor));
+            ApiServerOptions.onSocket(socketPath).withExtraServices(List.of(floor)));
   }
 
   // Like the registry's Resolve: answer only after the request has ended.

@@ -5,6 +5,7 @@ import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.bench.Tables;
 import dev.routesync.observe.Metrics;
+import dev.routesync.table.Freshness;
 import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceKey;
@@ -81,7 +82,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code watchShared}: Watch, each changed Service encoded once per version and its bytes
  *       shared by every stream ({@link EncodedServices}, what the agent runs);
  *   <li>{@code watchPerStream}: Watch, every stream encoding every Service it sends, as before the
- *       encodings were shared ({@code new EncodedServices(false)});
+ *       encodings were shared ({@link PerStreamEncodings}, this module's baseline);
  *   <li>{@code ads}: state-of-the-world ADS (xDS), each stream following {@code adsNames} EDS
  *       clusters, acknowledging every response as gRPC's xDS clients do. The agent's assignment
  *       cache is shared per (Service, cluster name, version); its unshared baseline cannot be
@@ -125,8 +126,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * </pre>
  *
  * <p>In the package of the class it configures ({@code dev.routesync.serve}, package-private
- * constructor of {@link ApiServer} taking the encodings): the benchmark jar puts both on one class
- * path, so nothing production is public for it.
+ * constructor of {@link ApiServer} taking the Watch encodings, {@link ServiceEncodings}): the
+ * benchmark jar puts both on one class path, so nothing production is public for it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -184,7 +185,7 @@ public class FanOutBenchmark {
   private Path dir;
   private ApiServer server;
   private TableWriter writer;
-  private EncodedServices encodings;
+  private ServiceEncodings encodings;
   private EpollEventLoopGroup group;
   private final List<ManagedChannel> channels = new ArrayList<>();
   private final List<ClientCallStreamObserver<?>> calls = new ArrayList<>();
@@ -236,17 +237,16 @@ public class FanOutBenchmark {
     readiness.socketListening(true);
     readiness.initialSyncDone();
     Metrics metrics = new Metrics(registry);
-    encodings = new EncodedServices(!mode.equals("watchPerStream"));
+    encodings = mode.equals("watchPerStream") ? new PerStreamEncodings() : new EncodedServices();
     dir = Files.createTempDirectory("routesync-fanout");
     server =
         new ApiServer(
             vertx,
             writer,
-            TableTrust.synced(),
+            Freshness.unwatched(TableTrust.synced()),
             metrics.serve(),
             readiness,
-            dir.resolve("api.sock"),
-            List.of(),
+            ApiServerOptions.onSocket(dir.resolve("api.sock")),
             encodings);
     server.serveXds(new XdsServer(vertx, writer, TableTrust.synced(), metrics.xds()));
     writer.onPublish(server::published);

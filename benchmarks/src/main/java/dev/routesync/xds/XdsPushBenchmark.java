@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -47,7 +48,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * The cost of pushing one changed Service to {@code streams} state-of-the-world ADS streams, with
  * the shared encoding cache ({@code cache=shared}, what the agent runs) against without it ({@code
  * perStream}: every stream encodes its own {@code ClusterLoadAssignment}, {@link
- * AssignmentCache#AssignmentCache(boolean)}).
+ * PerStreamAssignments}, this module's baseline).
  *
  * <p>One operation is one push, as the agent does it: publish a new version of one Service (two
  * endpoint generations, alternating, so every publish is a real change) into a table of {@code
@@ -105,7 +106,7 @@ public class XdsPushBenchmark {
   private static final ServiceKey CHANGED = Tables.key(0);
 
   private TableWriter writer;
-  private AssignmentCache assignments;
+  private ClusterAssignments assignments;
   private final List<SotwStream> all = new ArrayList<>();
   private final List<Client> clients = new ArrayList<>();
   private final List<Map<ServiceKey, ServiceState>> generations = new ArrayList<>();
@@ -143,7 +144,8 @@ public class XdsPushBenchmark {
               CHANGED,
               new ServiceState(Tables.endpoints(0, endpoints, generation), SERVICE_PORTS)));
     }
-    assignments = new AssignmentCache(cache.equals("shared"));
+    assignments = cache.equals("shared") ? new AssignmentCache() : new PerStreamAssignments();
+    sameBytesEitherWay();
     XdsSources sources =
         new XdsSources(writer, TableTrust.synced(), assignments, new WildcardClusters());
     XdsObserver observer = new Metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).xds();
@@ -170,6 +172,18 @@ public class XdsPushBenchmark {
     pushOnce();
     for (Client client : clients) {
       check(client, 1);
+    }
+  }
+
+  /** The baseline must encode what the agent's cache does, or the comparison means nothing. */
+  private void sameBytesEitherWay() {
+    String name = cluster(CHANGED);
+    Optional<XdsTarget> target = XdsNames.parse(name);
+    RoutingTable current = writer.current();
+    if (!new PerStreamAssignments()
+        .assignment(name, target, current)
+        .equals(new AssignmentCache().assignment(name, target, current))) {
+      throw new IllegalStateException("the per-stream baseline encodes " + name + " differently");
     }
   }
 
