@@ -13,6 +13,7 @@ import dev.routesync.kube.StorageProbe;
 import dev.routesync.kube.WatchedKind;
 import dev.routesync.kube.watch.ResourceSpec;
 import dev.routesync.kube.watch.ResourceWatch;
+import dev.routesync.kube.watch.WatchObserver;
 import dev.routesync.kube.watch.WatchSink;
 import dev.routesync.kube.watch.WatchSinks;
 import dev.routesync.observe.Metrics;
@@ -102,15 +103,8 @@ record WatchWiring(
   ResourceWatch<Service> services(ServicePorts ports, WatchSink<Service> sink) {
     // Each Service kept compact, the served generation's instances reused by a relist.
     ResourceSpec<Service> spec = ServicePorts.spec(client, config.watch(), ports);
-    return new ResourceWatch<>(
-        spec,
-        config.watch().recovery(),
-        sink,
-        syncContext,
-        new VertxScheduler(vertx),
-        new HeardObserver(metrics.watch(spec.kind()), freshness, Clock.systemUTC()),
-        new Random(),
-        storage::reachable);
+    return watch(
+        spec, sink, new HeardObserver(metrics.watch(spec.kind()), freshness, Clock.systemUTC()));
   }
 
   /**
@@ -129,13 +123,19 @@ record WatchWiring(
                     .withField("spec.nodeName", config.nodeName())
                     .runnableInformer(0),
             Map.of());
+    return watch(spec, sink, metrics.watch(spec.kind()));
+  }
+
+  /** A watch with the slice watch's recovery, on the sync context, gated on the storage probe. */
+  private <T extends HasMetadata> ResourceWatch<T> watch(
+      ResourceSpec<T> spec, WatchSink<T> sink, WatchObserver observer) {
     return new ResourceWatch<>(
         spec,
         config.watch().recovery(),
         sink,
         syncContext,
         new VertxScheduler(vertx),
-        metrics.watch(spec.kind()),
+        observer,
         new Random(),
         storage::reachable);
   }

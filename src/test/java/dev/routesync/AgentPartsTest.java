@@ -7,6 +7,7 @@ import io.vertx.core.Promise;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** The agent's lifecycle over its parts, with parts that record what was asked of them. */
@@ -24,6 +25,17 @@ class AgentPartsTest {
         () -> {
           log.add("stop " + name);
           return Future.succeededFuture();
+        });
+  }
+
+  /** A part that starts at once, logs its stop, and stops as {@code stop} says. */
+  private AgentPart stoppingWith(String name, Supplier<Future<Void>> stop) {
+    return AgentPart.of(
+        name,
+        Future::succeededFuture,
+        () -> {
+          log.add("stop " + name);
+          return stop.get();
         });
   }
 
@@ -82,17 +94,7 @@ class AgentPartsTest {
   @Test
   void eachPartStopsOnlyOnceTheOneAfterItHasStopped() {
     Promise<Void> slowStop = Promise.promise();
-    AgentParts parts =
-        new AgentParts()
-            .add(part("a"))
-            .add(
-                AgentPart.of(
-                    "slow",
-                    Future::succeededFuture,
-                    () -> {
-                      log.add("stop slow");
-                      return slowStop.future();
-                    }));
+    AgentParts parts = new AgentParts().add(part("a")).add(stoppingWith("slow", slowStop::future));
     parts.start();
 
     Future<Void> stopped = parts.stop();
@@ -109,15 +111,11 @@ class AgentPartsTest {
     AgentParts parts =
         new AgentParts()
             .add(part("a"))
-            .add(
-                AgentPart.of(
-                    "b",
-                    Future::succeededFuture,
-                    () -> Future.failedFuture(new IllegalStateException("stuck"))));
+            .add(stoppingWith("b", () -> Future.failedFuture(new IllegalStateException("stuck"))));
     parts.start();
 
     assertThat(parts.stop().succeeded()).isTrue();
-    assertThat(log).containsExactly("start a", "stop a");
+    assertThat(log).containsExactly("start a", "stop b", "stop a");
   }
 
   @Test
