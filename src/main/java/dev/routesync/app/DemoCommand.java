@@ -113,8 +113,13 @@ public final class DemoCommand implements Callable<Integer> {
     }
     // The demo's node is in zone-a (its Services' pods are spread over zone-a and zone-b), so the
     // zoned Service shows a topology decision; --zone still overrides.
+    // The demo's node (unless --node-name says otherwise) runs a pod of the seeded incident, so
+    // the drift detector has something to show.
     AgentConfig demoConfig =
-        config.withKubeconfig(kubeconfig).withZone(config.zone().orElse(DEMO_ZONE));
+        config
+            .withKubeconfig(kubeconfig)
+            .withZone(config.zone().orElse(DEMO_ZONE))
+            .withNodeName(config.nodeName().isEmpty() ? DEMO_NODE : config.nodeName());
     Agent agent;
     try {
       agent = Agent.start(demoConfig).toCompletionStage().toCompletableFuture().join();
@@ -150,6 +155,9 @@ public final class DemoCommand implements Callable<Integer> {
   /** The zone the demo's agent is in unless --zone says otherwise. */
   static final String DEMO_ZONE = "zone-a";
 
+  /** The node the demo's agent runs on unless --node-name says otherwise. */
+  static final String DEMO_NODE = "node-a";
+
   /** Whether {@code error} says the admin listener could not bind its port (it names itself). */
   private static boolean adminPortTaken(Throwable error) {
     for (Throwable cause = error; cause != null; cause = cause.getCause()) {
@@ -172,7 +180,9 @@ public final class DemoCommand implements Callable<Integer> {
     text.append("  routesync get endpoints checkout -n shop\n");
     text.append("  routesync get endpoints search -n shop -o wide")
         .append("    # trafficDistribution PreferClose: this node's topology decision\n");
-    text.append("  routesync watch -n shop    # Ctrl-C to stop watching\n\n");
+    text.append("  routesync watch -n shop    # Ctrl-C to stop watching\n");
+    text.append("  routesync get drift")
+        .append("    # shop/quote-new-1: Ready, renamed its port, gets no traffic\n\n");
     text.append("Or the HTTP API:\n");
     text.append("  curl -s --unix-socket ")
         .append(socket)

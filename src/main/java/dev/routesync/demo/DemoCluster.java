@@ -16,7 +16,6 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
-import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +77,9 @@ public final class DemoCluster implements AutoCloseable {
 
   static DemoCluster start(Duration bookmarkPeriod) {
     KubernetesMixedDispatcher crud = new KubernetesMixedDispatcher(new HashMap<>());
-    WatchBookmarks bookmarks = new WatchBookmarks(resourceVersions(crud));
+    // Indexed by node, as the API server is: the drift detector watches this node's Pods.
+    KubernetesCrudDispatcher store = NodeIndex.install(crud);
+    WatchBookmarks bookmarks = new WatchBookmarks(store::requestResourceVersion);
     Dispatcher dispatcher =
         new Dispatcher() {
           @Override
@@ -105,19 +105,6 @@ public final class DemoCluster implements AutoCloseable {
     cluster.seed();
     bookmarks.every(bookmarkPeriod);
     return cluster;
-  }
-
-  /** The CRUD store's version counter: a bookmark moves it on, as writes elsewhere would. */
-  private static LongSupplier resourceVersions(KubernetesMixedDispatcher dispatcher) {
-    try {
-      // Private in fabric8 8.0.0's mixed dispatcher; the store itself is public.
-      Field field = KubernetesMixedDispatcher.class.getDeclaredField("kubernetesCrudDispatcher");
-      field.setAccessible(true);
-      KubernetesCrudDispatcher store = (KubernetesCrudDispatcher) field.get(dispatcher);
-      return store::requestResourceVersion;
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("fabric8's mock changed: cannot send bookmarks", e);
-    }
   }
 
   /** Bookmarks sent so far, over all watches. */
@@ -200,6 +187,7 @@ public final class DemoCluster implements AutoCloseable {
                 new Pod("search-1", "10.1.3.11", "node-a", "zone-a", Conditions.READY),
                 new Pod("search-2", "10.1.3.12", "node-b", "zone-b", Conditions.READY),
                 new Pod("search-3", "10.1.3.13", "node-c", "zone-b", Conditions.READY))));
+    seedRenamedPortIncident();
     // Not mesh-managed: the agent must never show it.
     apply(
         DemoObjects.slice(
@@ -209,6 +197,31 @@ public final class DemoCluster implements AutoCloseable {
             false,
             8080,
             List.of(Pod.ready("legacy-admin-1", "10.1.9.11"))));
+  }
+
+  /**
+   * The rollout incident the drift detector is for: Service {@code quote} routes to {@code
+   * targetPort: http}, and its new pod renamed the container port to {@code http-api}. The pod is
+   * Ready, but no endpoint of it carries the port (the controller lists it in a slice with {@code
+   * ports: null}), so it gets no traffic: {@code routesync get drift} shows it on the demo's node.
+   */
+  private void seedRenamedPortIncident() {
+    client.resource(DemoObjects.service(NAMESPACE, "quote", true)).create();
+    // Created first: the API server gives each pod its uid, which the slices name.
+    var old =
+        client
+            .resource(
+                DemoObjects.runningPod(
+                    NAMESPACE, "quote", Pod.ready("quote-old-1", "10.1.4.11"), "http"))
+            .create();
+    var renamed =
+        client
+            .resource(
+                DemoObjects.runningPod(
+                    NAMESPACE, "quote", Pod.ready("quote-new-1", "10.1.4.12"), "http-api"))
+            .create();
+    apply(DemoObjects.controllerSlice("quote-7c9f2", "quote", 8080, List.of(old)));
+    apply(DemoObjects.controllerSlice("quote-k2m8x", "quote", null, List.of(renamed)));
   }
 
   private void churnSafely() {

@@ -1,5 +1,7 @@
 package dev.routesync.demo;
 
+import dev.routesync.rules.ControllerSlices;
+import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
@@ -119,6 +121,68 @@ final class DemoObjects {
         .withTerminating(pod.conditions().terminating)
         .endConditions()
         .build();
+  }
+
+  /**
+   * A Running pod on {@code node} of Service {@code app}, its one container declaring {@code
+   * portName} (8080), Ready: what the drift detector reads.
+   */
+  static io.fabric8.kubernetes.api.model.Pod runningPod(
+      String namespace, String app, Pod pod, String portName) {
+    return new io.fabric8.kubernetes.api.model.PodBuilder()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(pod.name())
+        .withLabels(Map.of("app", app))
+        .endMetadata()
+        .withNewSpec()
+        .withNodeName(pod.node())
+        .addNewContainer()
+        .withName(app)
+        .withImage(app + ":demo")
+        .addNewPort()
+        .withName(portName)
+        .withContainerPort(8080)
+        .endPort()
+        .endContainer()
+        .endSpec()
+        .withNewStatus()
+        .withPhase("Running")
+        .withPodIP(pod.ip())
+        .addNewCondition()
+        .withType("Ready")
+        .withStatus("True")
+        .endCondition()
+        .endStatus()
+        .build();
+  }
+
+  /**
+   * As {@link #slice}, as the EndpointSlice controller writes it: labelled as its own, each
+   * endpoint naming its running pod by uid (what the drift detector matches), and no ports when
+   * {@code port} is null (no pod declares the Service's named target port).
+   */
+  static EndpointSlice controllerSlice(
+      String name, String service, Integer port, List<io.fabric8.kubernetes.api.model.Pod> pods) {
+    String namespace = pods.get(0).getMetadata().getNamespace();
+    List<Pod> endpoints =
+        pods.stream()
+            .map(p -> Pod.ready(p.getMetadata().getName(), p.getStatus().getPodIP()))
+            .toList();
+    EndpointSlice slice = slice(namespace, name, service, true, port == null ? 0 : port, endpoints);
+    slice
+        .getMetadata()
+        .getLabels()
+        .put(ControllerSlices.MANAGED_BY_LABEL, ControllerSlices.CONTROLLER);
+    if (port == null) {
+      slice.setPorts(null);
+    }
+    for (int i = 0; i < pods.size(); i++) {
+      ObjectReference pod = slice.getEndpoints().get(i).getTargetRef();
+      pod.setNamespace(namespace);
+      pod.setUid(pods.get(i).getMetadata().getUid());
+    }
+    return slice;
   }
 
   /** A ClusterIP Service fronting pods on a named target port. */

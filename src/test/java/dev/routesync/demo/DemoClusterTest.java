@@ -54,7 +54,8 @@ class DemoClusterTest {
         var table = agent.table().current();
         assertThat(table.services())
             .extracting(s -> s.key().toString())
-            .containsExactly("shop/cart", "shop/checkout", "shop/payments", "shop/search");
+            .containsExactly(
+                "shop/cart", "shop/checkout", "shop/payments", "shop/quote", "shop/search");
         // The zoned Service (PreferClose): this node, in zone-a, routes to search-1 first.
         var search = table.get(new dev.routesync.table.ServiceKey("shop", "search")).orElseThrow();
         assertThat(search.topology().mode())
@@ -82,7 +83,7 @@ class DemoClusterTest {
         assertThat(metrics.body())
             .contains(
                 "routesync_table_version",
-                "routesync_services 4.0",
+                "routesync_services 5.0",
                 "routesync_events_total{kind=\"EndpointSlice\",type=\"updated\"}",
                 "routesync_batches_total",
                 "routesync_batch_size_count",

@@ -3,8 +3,11 @@ package dev.routesync.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.routesync.app.Main;
 import dev.routesync.testing.GrpcJavaClient;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** The real {@code routesync demo} process, as a newcomer runs it and stops it with Ctrl-C. */
 class DemoCommandTest {
@@ -70,6 +74,15 @@ class DemoCommandTest {
           .as(banner)
           .isNotNegative()
           .isLessThan(banner.indexOf("routesync demo is serving on"));
+      // The seeded incident: on the demo's node, quote's new pod renamed its port and drifts.
+      assertThat(banner).contains("  routesync get drift");
+      String drift =
+          await()
+              .atMost(Duration.ofSeconds(30))
+              .until(
+                  () -> getDrift(socket),
+                  out -> out.contains("quote-new-1") && out.contains("NamedPortNotFound"));
+      assertThat(drift).doesNotContain("quote-old-1");
       assertThat(socket.getParent().resolve("kubeconfig")).exists();
       // It persists its table like the agent, into its own directory, never the host's.
       await()
@@ -86,6 +99,16 @@ class DemoCommandTest {
       process.destroyForcibly();
       process.waitFor(10, TimeUnit.SECONDS);
     }
+  }
+
+  /** What {@code routesync get drift} prints against the demo (out and err), as its banner says. */
+  private static String getDrift(Path socket) {
+    StringWriter out = new StringWriter();
+    CommandLine commandLine = Main.commandLine();
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(out, true));
+    commandLine.execute("get", "drift", "--socket", socket.toString());
+    return out.toString();
   }
 
   private static Optional<Path> demoDir(Path tmp) throws IOException {

@@ -1,5 +1,6 @@
 package dev.routesync.testing;
 
+import dev.routesync.demo.NodeIndex;
 import dev.routesync.demo.WatchBookmarks;
 import dev.routesync.kube.KubeClients;
 import dev.routesync.kube.WatchSettings;

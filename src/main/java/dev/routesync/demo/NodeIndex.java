@@ -1,4 +1,4 @@
-package dev.routesync.testing;
+package dev.routesync.demo;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -66,7 +66,7 @@ public final class NodeIndex extends KubernetesAttributesExtractor {
    *
    * @return that CRUD dispatcher
    */
-  static KubernetesCrudDispatcher install(KubernetesMixedDispatcher dispatcher) {
+  public static KubernetesCrudDispatcher install(KubernetesMixedDispatcher dispatcher) {
     try {
       KubernetesCrudDispatcher crud =
           (KubernetesCrudDispatcher) read(dispatcher, "kubernetesCrudDispatcher");
