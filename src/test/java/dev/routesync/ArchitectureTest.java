@@ -201,6 +201,8 @@ class ArchitectureTest {
                     "dev.routesync.kube.watch..",
                     // How a duration is written, the same in every log line.
                     "dev.routesync.units..",
+                    // How a failure's root cause is found, loops included.
+                    "dev.routesync.errors..",
                     "io.fabric8.kubernetes..",
                     "io.vertx.core..",
                     "org.slf4j..",

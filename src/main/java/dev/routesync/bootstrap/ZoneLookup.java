@@ -1,5 +1,6 @@
 package dev.routesync.bootstrap;
 
+import dev.routesync.errors.Causes;
 import dev.routesync.kube.NodeLabels;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -82,10 +83,6 @@ final class ZoneLookup {
         return "did not answer in time (--request-timeout)";
       }
     }
-    Throwable root = e;
-    while (root.getCause() != null) {
-      root = root.getCause();
-    }
-    return "is unreachable: " + root.getMessage();
+    return "is unreachable: " + Causes.root(e).getMessage();
   }
 }

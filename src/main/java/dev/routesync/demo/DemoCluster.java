@@ -2,6 +2,8 @@ package dev.routesync.demo;
 
 import dev.routesync.demo.DemoObjects.Conditions;
 import dev.routesync.demo.DemoObjects.Pod;
+import io.fabric8.kubernetes.api.model.Config;
+import io.fabric8.kubernetes.api.model.ConfigBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,6 +11,7 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -119,27 +122,33 @@ public final class DemoCluster implements AutoCloseable {
 
   /** Writes a kubeconfig for this server into {@code dir} and returns its path. */
   public Path writeKubeconfig(Path dir) throws IOException {
-    String kubeconfig =
-        String.join(
-            "\n",
-            "apiVersion: v1",
-            "kind: Config",
-            "clusters:",
-            "- name: demo",
-            "  cluster:",
-            "    server: " + url(),
-            "users:",
-            "- name: demo",
-            "  user:",
-            "    token: demo",
-            "contexts:",
-            "- name: demo",
-            "  context:",
-            "    cluster: demo",
-            "    user: demo",
-            "    namespace: " + NAMESPACE,
-            "current-context: demo",
-            "");
+    Config config =
+        new ConfigBuilder()
+            .withApiVersion("v1")
+            .withKind("Config")
+            .addNewCluster()
+            .withName("demo")
+            .withNewCluster()
+            .withServer(url())
+            .endCluster()
+            .endCluster()
+            .addNewUser()
+            .withName("demo")
+            .withNewUser()
+            .withToken("demo")
+            .endUser()
+            .endUser()
+            .addNewContext()
+            .withName("demo")
+            .withNewContext()
+            .withCluster("demo")
+            .withUser("demo")
+            .withNamespace(NAMESPACE)
+            .endContext()
+            .endContext()
+            .withCurrentContext("demo")
+            .build();
+    String kubeconfig = new KubernetesSerialization().asYaml(config);
     Path file = dir.resolve("kubeconfig");
     Files.writeString(file, kubeconfig);
     return file;

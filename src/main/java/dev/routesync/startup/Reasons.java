@@ -1,5 +1,6 @@
 package dev.routesync.startup;
 
+import dev.routesync.errors.Causes;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
@@ -14,10 +15,7 @@ public final class Reasons {
    * denied} for the I/O exceptions whose message is only a path); its class name if it has none.
    */
   public static String of(Throwable error) {
-    Throwable root = error;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
+    Throwable root = Causes.root(error);
     if (root instanceof NoSuchFileException) {
       return "no such file";
     }

@@ -1,6 +1,7 @@
 package dev.routesync.bootstrap;
 
 import dev.routesync.app.Main;
+import dev.routesync.testing.Kubeconfigs;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -32,27 +33,7 @@ final class BootstrapCli {
   /** A kubeconfig for {@code server} with a token user. */
   static Path kubeconfig(Path dir, String server) throws Exception {
     Path file = dir.resolve("kubeconfig");
-    Files.writeString(
-        file,
-        String.join(
-            "\n",
-            "apiVersion: v1",
-            "kind: Config",
-            "clusters:",
-            "- name: test",
-            "  cluster:",
-            "    server: " + server,
-            "users:",
-            "- name: test",
-            "  user:",
-            "    token: test",
-            "contexts:",
-            "- name: test",
-            "  context:",
-            "    cluster: test",
-            "    user: test",
-            "current-context: test",
-            ""));
+    Files.writeString(file, Kubeconfigs.withToken("test", server, "test"));
     return file;
   }
 }

@@ -1,6 +1,7 @@
 package dev.routesync.gate;
 
 import dev.routesync.app.Main;
+import dev.routesync.testing.Kubeconfigs;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -59,28 +60,7 @@ public final class GateCli {
   /** A kubeconfig for {@code server} with a token user, namespace shop. */
   public static Path kubeconfig(Path dir, String server) throws Exception {
     Path file = dir.resolve("kubeconfig");
-    Files.writeString(
-        file,
-        String.join(
-            "\n",
-            "apiVersion: v1",
-            "kind: Config",
-            "clusters:",
-            "- name: test",
-            "  cluster:",
-            "    server: " + server,
-            "users:",
-            "- name: test",
-            "  user:",
-            "    token: test",
-            "contexts:",
-            "- name: test",
-            "  context:",
-            "    cluster: test",
-            "    user: test",
-            "    namespace: shop",
-            "current-context: test",
-            ""));
+    Files.writeString(file, Kubeconfigs.withToken("test", server, "test", "shop"));
     return file;
   }
 }

@@ -3,6 +3,7 @@ package dev.routesync.soak;
 import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.testing.GrpcJavaClient;
+import dev.routesync.testing.Kubeconfigs;
 import dev.routesync.testing.MockCluster;
 import dev.routesync.testing.Slices;
 import dev.routesync.testing.Slices.Conditions;
@@ -317,26 +318,7 @@ public final class WatchSoakLoad {
   }
 
   private void writeKubeconfig() throws IOException {
-    String kubeconfig =
-        String.join(
-            "\n",
-            "apiVersion: v1",
-            "kind: Config",
-            "clusters:",
-            "- name: soak",
-            "  cluster:",
-            "    server: " + cluster.url(),
-            "users:",
-            "- name: soak",
-            "  user:",
-            "    token: soak",
-            "contexts:",
-            "- name: soak",
-            "  context:",
-            "    cluster: soak",
-            "    user: soak",
-            "current-context: soak",
-            "");
+    String kubeconfig = Kubeconfigs.withToken("soak", cluster.url(), "soak");
     Path tmp = options.kubeconfigOut().resolveSibling(options.kubeconfigOut().getFileName() + ".t");
     Files.writeString(tmp, kubeconfig);
     Files.move(tmp, options.kubeconfigOut(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);

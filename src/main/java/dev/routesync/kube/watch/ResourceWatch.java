@@ -1,5 +1,6 @@
 package dev.routesync.kube.watch;
 
+import dev.routesync.errors.Causes;
 import dev.routesync.sync.Scheduler;
 import dev.routesync.units.Durations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -245,10 +246,7 @@ public final class ResourceWatch<T extends HasMetadata> {
   }
 
   private static String rootMessage(Throwable error) {
-    Throwable root = error;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
+    Throwable root = Causes.root(error);
     return root.getClass().getSimpleName() + ": " + root.getMessage();
   }
 
