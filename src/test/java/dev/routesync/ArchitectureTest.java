@@ -224,6 +224,7 @@ class ArchitectureTest {
             "dev.routesync.xds..",
             "dev.routesync.table..",
             "dev.routesync.sidecars..",
+            "dev.routesync.streams..",
             "io.envoyproxy..",
             "com.google.protobuf..",
             "com.google.rpc..",
@@ -231,6 +232,19 @@ class ArchitectureTest {
             "io.vertx.grpc..",
             "org.slf4j..",
             "java..")
+        .check(classes);
+  }
+
+  @Test
+  void theStreamHubKnowsNothingOfWhatItStreams() {
+    // serve/ keeps its Watch streams in it and xds/ its ADS streams: a leaf over Vert.x's context,
+    // so that xds/ shares it without reaching into serve/.
+    classes()
+        .that()
+        .resideInAPackage("dev.routesync.streams..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("dev.routesync.streams..", "io.vertx.core..", "java..")
         .check(classes);
   }
 

@@ -4,6 +4,7 @@ import dev.routesync.drift.DriftView;
 import dev.routesync.sidecars.Protocol;
 import dev.routesync.sidecars.Sidecars;
 import dev.routesync.startup.BadConfigurationException;
+import dev.routesync.streams.StreamHub;
 import dev.routesync.table.Freshness;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
@@ -56,7 +57,7 @@ public final class ApiServer {
   static final Duration STALE_CHECK = Duration.ofMillis(500);
 
   private final Vertx vertx;
-  private final WatchHub hub;
+  private final StreamHub<HttpConnection, WatchStream> hub;
   private final ServiceEncodings encodings;
   private final SocketServer socket;
   private final Optional<InetSocketAddress> tcpAddress;
@@ -120,7 +121,7 @@ public final class ApiServer {
             : null;
     this.tcpGuard =
         guards.enabled() && tcpAddress.isPresent() ? ConnectionGuard.tcp(limits, observer) : null;
-    this.hub = new WatchHub(observer);
+    this.hub = new StreamHub<>(WatchDrain::endOnceFlushed, observer::watchSubscribers);
     this.encodings = encodings;
     this.staleSignal = new StaleSignal(freshness, hub::wakeAll);
     // Watch streams opened before the table was trusted wait for this to send their first message;
@@ -261,7 +262,7 @@ public final class ApiServer {
   public void published(RoutingTable table) {
     staleSignal.refresh();
     encodings.published(table); // before the streams look at the new version
-    hub.published(table);
+    hub.wakeAll();
     XdsServer ads = xds;
     if (ads != null) {
       ads.published(table);

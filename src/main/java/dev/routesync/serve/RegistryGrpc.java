@@ -9,6 +9,7 @@ import dev.routesync.api.v1.StatusRequest;
 import dev.routesync.api.v1.StatusResponse;
 import dev.routesync.api.v1.WatchRequest;
 import dev.routesync.sidecars.SyncState;
+import dev.routesync.streams.StreamHub;
 import dev.routesync.table.FreshnessView;
 import dev.routesync.table.InvalidNameException;
 import dev.routesync.table.RoutingTable;
@@ -45,7 +46,7 @@ final class RegistryGrpc implements Service {
   private final TableTrust trust;
   private final FreshnessView freshness;
   private final StaleSignal staleSignal;
-  private final WatchHub hub;
+  private final StreamHub<HttpConnection, WatchStream> hub;
   private final ServiceEncodings encodings;
   private final ServeObserver observer;
   private final Function<HttpConnection, SyncState> tracker;
@@ -58,7 +59,7 @@ final class RegistryGrpc implements Service {
       TableTrust trust,
       FreshnessView freshness,
       StaleSignal staleSignal,
-      WatchHub hub,
+      StreamHub<HttpConnection, WatchStream> hub,
       ServiceEncodings encodings,
       ServeObserver observer,
       Function<HttpConnection, SyncState> tracker) {
@@ -189,7 +190,9 @@ final class RegistryGrpc implements Service {
               hub.add(connection, stream);
               Runnable gone =
                   () -> {
-                    if (stream.closed()) {
+                    boolean wasOpen = stream.isOpen();
+                    stream.closed();
+                    if (wasOpen) {
                       observer.grpcCall(GrpcMethod.WATCH, GrpcStatus.CANCELLED);
                     }
                     hub.remove(connection, stream);

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.sidecars.Carried;
 import dev.routesync.sidecars.SyncState;
+import dev.routesync.streams.HubStream;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
@@ -44,7 +45,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the drain handler resumes. Threading: everything runs on the stream's connection context; {@link
  * #nudge} may be called from any thread.
  */
-final class WatchStream {
+final class WatchStream implements HubStream {
 
   private final Context context;
   private final GrpcServerResponse<?, WatchEvent> response;
@@ -118,7 +119,8 @@ final class WatchStream {
   }
 
   /** A new table version was published. Any thread; coalesces to one task on the context. */
-  void nudge() {
+  @Override
+  public void nudge() {
     if (nudged.compareAndSet(false, true)) {
       context.runOnContext(
           ignored -> {
@@ -285,9 +287,9 @@ final class WatchStream {
 
   /**
    * Ends the stream with status OK (drain): the client sees a clean end and reconnects. Call it
-   * only when the stream's connection has nothing unwritten (see {@link WatchHub#endStreamsOf}):
-   * Vert.x 5.0.7 queues the trailers without a promise, and if the connection closes while they
-   * wait (a client that stopped reading, cut at the drain timeout) it logs an NPE per stream.
+   * only when the stream's connection has nothing unwritten (see {@link WatchDrain}): Vert.x 5.0.7
+   * queues the trailers without a promise, and if the connection closes while they wait (a client
+   * that stopped reading, cut at the drain timeout) it logs an NPE per stream.
    */
   void endCleanly() {
     if (!closed) {
@@ -298,23 +300,19 @@ final class WatchStream {
     }
   }
 
-  /**
-   * The client went away or the stream failed: stop sending.
-   *
-   * @return true if the stream was open until now
-   */
-  boolean closed() {
-    boolean wasOpen = !closed;
+  /** The client went away or the stream failed: stop sending. */
+  @Override
+  public void closed() {
     closed = true;
     sync.closed();
-    return wasOpen;
   }
 
   boolean isOpen() {
     return !closed;
   }
 
-  Context context() {
+  @Override
+  public Context context() {
     return context;
   }
 }

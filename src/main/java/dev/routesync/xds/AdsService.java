@@ -5,6 +5,7 @@ import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
 import dev.routesync.sidecars.Protocol;
 import dev.routesync.sidecars.SyncState;
+import dev.routesync.streams.StreamHub;
 import io.envoyproxy.envoy.service.discovery.v3.AdsProto;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
@@ -56,7 +57,7 @@ final class AdsService implements Service {
           GrpcMessageDecoder.decoder(DeltaDiscoveryRequest.newBuilder()));
 
   private final XdsSources sources;
-  private final XdsHub hub;
+  private final StreamHub<HttpConnection, AdsStream> hub;
   private final XdsObserver observer;
   private final NackLog nacks;
   private final Function<HttpConnection, Object> peerOf;
@@ -67,7 +68,7 @@ final class AdsService implements Service {
    */
   AdsService(
       XdsSources sources,
-      XdsHub hub,
+      StreamHub<HttpConnection, AdsStream> hub,
       XdsObserver observer,
       NackLog nacks,
       Function<HttpConnection, Object> peerOf) {
@@ -79,7 +80,7 @@ final class AdsService implements Service {
    */
   AdsService(
       XdsSources sources,
-      XdsHub hub,
+      StreamHub<HttpConnection, AdsStream> hub,
       XdsObserver observer,
       NackLog nacks,
       Function<HttpConnection, Object> peerOf,

@@ -5,6 +5,7 @@ import dev.routesync.sidecars.PeerIds;
 import dev.routesync.sidecars.Protocol;
 import dev.routesync.sidecars.Sidecars;
 import dev.routesync.sidecars.SyncState;
+import dev.routesync.streams.StreamHub;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
@@ -32,7 +33,7 @@ public final class XdsServer {
 
   private static final String PATH_PREFIX = "/" + AdsService.NAME.fullyQualifiedName() + "/";
 
-  private final XdsHub hub = new XdsHub();
+  private final StreamHub<HttpConnection, AdsStream> hub = new StreamHub<>(AdsDrain::endNextTurn);
   private final AssignmentCache assignments = new AssignmentCache();
   private final GrpcServer grpc;
   private volatile Function<HttpConnection, Object> peerOf = connection -> connection;

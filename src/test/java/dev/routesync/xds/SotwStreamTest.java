@@ -15,7 +15,9 @@ import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -70,6 +72,23 @@ class SotwStreamTest {
   private static Endpoint endpoint(String ip, String zone, boolean ready) {
     return new Endpoint(
         ip, List.of(new Port("grpc", 9090, "TCP")), zone, "node-a", "p-" + ip, ready, true, !ready);
+  }
+
+  @Test
+  void aDrainingServerEndsTheStreamWithOkWithoutWaitingForItsTimeout() throws Exception {
+    serve.put("shop", "cart", 3);
+    open();
+    requests.onNext(request(XdsType.LISTENER, "", "cart.shop:8080"));
+    next();
+
+    // Far longer than the waits below: a stream left open until the timeout fails them.
+    var drained = serve.server().shutdown(Duration.ofMinutes(10));
+
+    // GOAWAY first, then a clean end: the client reconnects to the next agent, it sees no reset.
+    assertThat(recorder.ended().get(30, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
+    assertThat(drained.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS))
+        .isNull();
+    requests = null; // ended by the server
   }
 
   @Test

@@ -255,7 +255,7 @@ public class XdsPushBenchmark {
   private long pushOnce() {
     RoutingTable table = writer.publish(generations.get(next), List.of());
     next ^= 1;
-    // XdsServer.published: the cache first, then every stream nudged (XdsHub.wakeAll).
+    // XdsServer.published: the cache first, then every stream nudged (StreamHub.wakeAll).
     assignments.published(table);
     for (SotwStream stream : all) {
       stream.nudge();
