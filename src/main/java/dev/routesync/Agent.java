@@ -103,6 +103,7 @@ public final class Agent {
   private final Freshness freshness;
   private final Context syncContext;
   private final KubernetesClient client;
+  private final Optional<StateWriter> stateWriter;
   // Whether the API server reaches etcd: its watches stay open and silent when it does not.
   private final StorageProbe storage;
   private volatile long storageTimer = -1;
@@ -192,15 +193,18 @@ public final class Agent {
         });
     // Attached after the restored table's trust is raised: that table is already on disk. It is
     // the first part, so the last to stop: its final write comes after the listeners closed.
-    parts.add(
+    this.stateWriter =
         stateFile.map(
             file -> {
               StateWriter writer =
                   new StateWriter(
                       file, config.state().flush(), clock, freshness::syncedAt, metrics.state());
               writer.attach(table, trust);
-              return AgentPart.running("state writer", () -> finalStateWrite(writer));
-            }));
+              return writer;
+            });
+    parts.add(
+        stateWriter.map(
+            writer -> AgentPart.running("state writer", () -> finalStateWrite(writer))));
     this.syncContext = vertx.getOrCreateContext();
     LOG.info("starting routesync agent: {}", config.describe());
     Config kubeConfig = awaitKubeConfig(loadingKubeConfig);
@@ -603,6 +607,20 @@ public final class Agent {
     return Future.fromCompletionStage(writer.close())
         .timeout(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .otherwiseEmpty();
+  }
+
+  /**
+   * Stops the agent as SIGKILL would, as far as one JVM can: Vert.x (event loops, servers,
+   * connections) closed at once with no drain, the fabric8 client's threads ended, and the state
+   * writer's thread stopped with nothing more written. For crash-recovery tests; an agent is
+   * stopped with {@link #stop}.
+   */
+  public void crash() throws InterruptedException, java.util.concurrent.TimeoutException {
+    vertx.close().await(20, TimeUnit.SECONDS);
+    client.close();
+    if (stateWriter.isPresent()) {
+      stateWriter.get().halt();
+    }
   }
 
   private Future<Void> drainAndClose() {

@@ -193,4 +193,16 @@ public final class StateWriter {
     worker.shutdown();
     return done;
   }
+
+  /**
+   * Stops the worker at once: a scheduled flush is dropped and nothing more is written, as when the
+   * process is killed. Returns once the worker's thread has ended.
+   */
+  public void halt() throws InterruptedException {
+    closed = true;
+    worker.shutdownNow();
+    if (!worker.awaitTermination(10, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("the state writer's thread did not stop");
+    }
+  }
 }
