@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 import dev.routesync.app.Main;
+import dev.routesync.config.AgentConfig;
 import dev.routesync.config.DebugListener;
 import dev.routesync.demo.DemoCluster;
 import dev.routesync.docs.DocCommands.DocCommand;
@@ -176,7 +177,7 @@ class DocCommandsTest {
       case "routesync" -> routesync(command, args);
       case "java" -> java(command, args);
       case "curl" -> curl(command, args);
-      case "grpcurl" -> grpcurl(args);
+      case "grpcurl" -> grpcurl(command, args);
       case "mvn" -> mvn(args);
       case "kubectl" -> kubectl(command, args);
       case "cd" -> assertThat(ROOT.resolve(args.get(0))).as(command.where()).isDirectory();
@@ -250,7 +251,47 @@ class DocCommandsTest {
     assertThat(exitCode)
         .as(command.where() + ": `routesync " + String.join(" ", run) + "`\n" + out + err)
         .isZero();
+    matchesDocumentedOutput(command, out.toString());
   }
+
+  /**
+   * The output a page shows has the shape the command prints: a table's header names the same
+   * columns, and a report's {@code label:} lines are labels the command prints. The values are the
+   * page's example, not this cluster's; and this cluster may be in an empty state the page does not
+   * show (no drift, no sidecar, no latency sample yet): a table is compared only when the command
+   * printed one, and a report that printed fewer labels than the page shows only by its first.
+   */
+  private static void matchesDocumentedOutput(DocCommand command, String actual) {
+    List<String> printed = actual.lines().map(l -> l.strip().replaceAll("\\s+", " ")).toList();
+    List<String> shown =
+        command.output().stream().map(l -> l.strip().replaceAll("\\s+", " ")).toList();
+    String why = command.where() + ": the output the page shows\n" + actual;
+    shown.stream()
+        .filter(l -> TABLE_HEADER.matcher(l).matches())
+        .findFirst()
+        .filter(header -> printed.stream().anyMatch(l -> TABLE_HEADER.matcher(l).matches()))
+        .ifPresent(header -> assertThat(printed).as(why).contains(header));
+    List<String> shownLabels = labels(shown);
+    List<String> printedLabels = labels(printed);
+    List<String> checked =
+        printedLabels.size() >= shownLabels.size()
+            ? shownLabels
+            : shownLabels.stream().limit(1).toList();
+    assertThat(printedLabels).as(why).containsAll(checked);
+  }
+
+  private static List<String> labels(List<String> lines) {
+    return lines.stream()
+        .map(REPORT_LABEL::matcher)
+        .filter(java.util.regex.Matcher::matches)
+        .map(m -> m.group(1))
+        .toList();
+  }
+
+  private static final java.util.regex.Pattern TABLE_HEADER =
+      java.util.regex.Pattern.compile("[A-Z][A-Z/]*( [A-Z][A-Z/]*){2,}");
+  private static final java.util.regex.Pattern REPORT_LABEL =
+      java.util.regex.Pattern.compile("([a-z][a-z0-9 ]*):( .*)?");
 
   /** Read-only commands cheap to run here; the rest (agent, demo, gate, writes) are parsed. */
   private static boolean runnable(List<String> args) {
@@ -322,6 +363,7 @@ class DocCommandsTest {
     int status;
     if (socket != null) {
       assertThat(uri.getHost()).as(command.where()).isEqualTo("localhost");
+      assertKnownSocket(command, socket);
       try (UdsHttp http = new UdsHttp(agent.socket())) {
         status = http.request(method, uri.getRawPath() + query(uri)).status();
       }
@@ -364,7 +406,28 @@ class DocCommandsTest {
 
   // --- the rest ----------------------------------------------------------------------------
 
-  private static void grpcurl(List<String> args) throws IOException {
+  /**
+   * A socket path a page sends to is the agent's default, or one the page starts the agent on
+   * ({@code --socket PATH}).
+   */
+  private static void assertKnownSocket(DocCommand command, String socket) throws IOException {
+    if (socket.equals(AgentConfig.DEFAULT_SOCKET)) {
+      return;
+    }
+    assertThat(Files.readString(ROOT.resolve(command.page())))
+        .as(
+            command.where()
+                + ": "
+                + socket
+                + " is neither the agent's default socket nor one the page passes to --socket")
+        .contains("--socket " + socket);
+  }
+
+  private static void grpcurl(DocCommand command, List<String> args) throws IOException {
+    int unix = args.indexOf("-unix");
+    assertThat(unix).as(command.where() + ": grpcurl -unix").isNotNegative();
+    String socket = args.stream().filter(a -> a.startsWith("/")).findFirst().orElseThrow();
+    assertKnownSocket(command, socket);
     String proto = Files.readString(ROOT.resolve("src/main/proto/routesync/v1/registry.proto"));
     String last = args.get(args.size() - 1);
     if (last.equals("list")) {
@@ -452,6 +515,16 @@ class DocCommandsTest {
       return;
     }
     for (String arg : args) {
+      if (arg.startsWith("dev.routesync.")) { // a test class (#method) the script runs
+        String[] target = arg.split("#");
+        Path source = ROOT.resolve("src/test/java").resolve(target[0].replace('.', '/') + ".java");
+        assertThat(source).as(command.where() + ": " + arg).isRegularFile();
+        if (target.length > 1) {
+          assertThat(Files.readString(source))
+              .as(command.where() + ": " + arg)
+              .containsPattern("void " + target[1] + "\\(");
+        }
+      }
       if (arg.startsWith("--")) {
         String flag = arg.split("=")[0];
         assertThat(text).as(command.where() + ": " + program + " knows " + flag).contains(flag);
