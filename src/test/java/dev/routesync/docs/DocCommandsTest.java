@@ -238,6 +238,13 @@ class DocCommandsTest {
     if (List.of("get", "watch", "bootstrap").contains(args.get(0))) {
       run.add("--socket=" + agent.socket());
     }
+    if (args.size() > 1 && args.get(0).equals("debug") && args.get(1).equals("bundle")) {
+      // The page's file, written under a temporary directory; the agent's debug listener.
+      int file = run.indexOf("--output-file") + 1;
+      Path bundle = Files.createTempDirectory("doc-bundle").resolve(run.get(file));
+      run.set(file, bundle.toString());
+      run.add("--debug-address=127.0.0.1:" + debugPort);
+    }
     if (args.get(0).equals("watch")) {
       watch(command, run);
       return;
@@ -300,6 +307,7 @@ class DocCommandsTest {
     }
     return switch (args.get(0)) {
       case "get", "watch", "version", "--help", "--version", "help" -> true;
+      case "debug" -> args.size() > 1 && args.get(1).equals("bundle");
       case "bootstrap" -> !args.contains("--output-file");
       case "lint" ->
           args.stream().skip(1).filter(a -> !a.startsWith("-")).allMatch(DocCommandsTest::inRepo);
