@@ -91,7 +91,8 @@ class DocCommandsTest {
               "needs a cluster; the e2e tier creates its namespaces (ClusterNamespace)"),
           Map.entry(
               "kubectl label namespace",
-              "needs a cluster; the Pod Security labels are the chart's, checked by HelmChartTest"),
+              "needs a cluster; e2e RbacAsShippedIT applies the same Pod Security labels"
+                  + " (daemonset/examples/namespace.yaml) to a real API server"),
           Map.entry(
               "helm install routesync daemonset/chart",
               "needs a cluster; .ci/run runs scripts/helm.sh lint and template on daemonset/chart,"
