@@ -10,7 +10,6 @@ import dev.routesync.kube.EndpointSliceKind;
 import dev.routesync.kube.EndpointsKind;
 import dev.routesync.kube.KubeClients;
 import dev.routesync.kube.KubeconfigFacts;
-import dev.routesync.kube.NodeLabels;
 import dev.routesync.kube.NodeTopology;
 import dev.routesync.kube.SkipReporter;
 import dev.routesync.kube.StorageProbe;
@@ -25,7 +24,6 @@ import dev.routesync.serve.ApiServer;
 import dev.routesync.serve.ApiServerOptions;
 import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.DebugServer;
-import dev.routesync.serve.LivenessVerdict;
 import dev.routesync.serve.Readiness;
 import dev.routesync.sidecars.Sidecars;
 import dev.routesync.startup.BadConfigurationException;
@@ -76,19 +74,8 @@ public final class Agent {
 
   private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
 
-  /** A change unpublished for this long means the sync loop is wedged: liveness fails. */
-  static final Duration STUCK_AFTER = Duration.ofSeconds(60);
-
-  private static final Duration LIVENESS_TIMEOUT = Duration.ofSeconds(5);
-
   /** The API server's etcd check takes up to 2 s to fail (--etcd-readycheck-timeout). */
   private static final Duration STORAGE_PROBE_TIMEOUT = Duration.ofSeconds(5);
-
-  /** At most this often, and at least twice per --relist-after: one small GET to the server. */
-  private static final Duration STORAGE_PROBE_EVERY = Duration.ofSeconds(5);
-
-  /** How often the Node is read again while the API server cannot answer. */
-  private static final Duration ZONE_RETRY = Duration.ofSeconds(30);
 
   private final AgentConfig config;
   private final Vertx vertx;
@@ -106,7 +93,6 @@ public final class Agent {
   private final Optional<StateWriter> stateWriter;
   // Whether the API server reaches etcd: its watches stay open and silent when it does not.
   private final StorageProbe storage;
-  private volatile long storageTimer = -1;
   private final Coalescer coalescer;
   // Where this node is (its name, and its zone from the Node's label or --zone): the topology
   // decisions are made for it.
@@ -255,7 +241,13 @@ public final class Agent {
         drift.<DriftView>map(d -> d).orElseGet(() -> DriftView.off(driftOff.get())));
     this.adminServer =
         ListenerParts.adminServer(
-            config, vertx, guards, readiness, this::liveness, registry, metrics);
+            config,
+            vertx,
+            guards,
+            readiness,
+            new SyncLiveness(vertx, syncContext, coalescer)::check,
+            registry,
+            metrics);
     this.debugServer =
         ListenerParts.debugServer(
             config,
@@ -279,34 +271,12 @@ public final class Agent {
         .add(watchPart("table watch", supervisor))
         .add(watchPart("Services watch", services))
         .add(driftPods.map(pods -> watchPart("Pods watch", pods)))
-        .add(storageProbePart())
-        .add(topology.needsLookup() ? Optional.of(zoneLookupPart()) : Optional.empty());
-  }
-
-  /** One small GET to the API server now and then (see {@link #storageProbeEvery()}). */
-  private AgentPart storageProbePart() {
-    return AgentPart.of(
-        "storage probe",
-        () -> {
-          storageTimer = vertx.setPeriodic(storageProbeEvery(), tick -> storage.probe());
-          return Future.succeededFuture();
-        },
-        () -> {
-          vertx.cancelTimer(storageTimer);
-          return Future.succeededFuture();
-        });
-  }
-
-  /** Only when the zone comes from the Node's label. */
-  private AgentPart zoneLookupPart() {
-    return AgentPart.of(
-        "zone lookup",
-        () -> {
-          lookUpZone();
-          return Future.succeededFuture();
-        },
-        // Its retries end by themselves once the agent is stopping.
-        Future::succeededFuture);
+        .add(new StorageProbing(vertx, storage, config.watch().relistAfter()))
+        .add(
+            topology.needsLookup()
+                ? Optional.of(
+                    new NodeZoneLookup(vertx, syncContext, client, config.nodeName(), topology))
+                : Optional.empty());
   }
 
   /**
@@ -465,58 +435,12 @@ public final class Agent {
                                 })));
   }
 
-  /**
-   * Reads this node's zone from its Node (a blocking GET, on a worker), and again every {@link
-   * #ZONE_RETRY} while the API server cannot answer.
-   */
-  private void lookUpZone() {
-    vertx
-        .executeBlocking(() -> NodeLabels.read(client, config.nodeName()), false)
-        .onComplete(
-            answer ->
-                syncContext.runOnContext(
-                    v -> {
-                      boolean again = answer.succeeded() ? topology.learned(answer.result()) : true;
-                      if (again && stopping == null) {
-                        vertx.setTimer(ZONE_RETRY.toMillis(), t -> lookUpZone());
-                      }
-                    }));
-  }
-
   /** The zone changed: every Service in the table is decided again, as one version. */
   private void decideAgain() {
     syncContext.runOnContext(
         v ->
             coalescer.flushAsOne(
                 table.current().services().stream().map(ServiceEndpoints::key).toList()));
-  }
-
-  /** An outage of the server's storage shows within --relist-after plus one probe. */
-  private long storageProbeEvery() {
-    long half = config.watch().relistAfter().toMillis() / 2;
-    return Math.max(100, Math.min(STORAGE_PROBE_EVERY.toMillis(), half));
-  }
-
-  private Future<LivenessVerdict> liveness() {
-    Promise<LivenessVerdict> verdict = Promise.promise();
-    syncContext.runOnContext(
-        ignored -> {
-          long waited = coalescer.oldestPendingAgeNanos();
-          verdict.tryComplete(
-              waited > STUCK_AFTER.toNanos()
-                  ? LivenessVerdict.notAlive(
-                      "a change has waited " + waited / 1_000_000_000 + "s unpublished")
-                  : LivenessVerdict.ALIVE);
-        });
-    long timer =
-        vertx.setTimer(
-            LIVENESS_TIMEOUT.toMillis(),
-            id ->
-                verdict.tryComplete(
-                    LivenessVerdict.notAlive(
-                        "sync event loop did not answer within "
-                            + Durations.format(LIVENESS_TIMEOUT))));
-    return verdict.future().andThen(done -> vertx.cancelTimer(timer));
   }
 
   public TableView table() {
