@@ -3,6 +3,8 @@ package dev.routesync.kube.decode;
 import io.fabric8.kubernetes.api.model.Endpoints;
 import io.fabric8.kubernetes.api.model.EndpointsList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceList;
 import java.util.function.Supplier;
@@ -44,6 +46,17 @@ record DecodedKind<T extends HasMetadata, L>(
           EndpointsList.class,
           EndpointsList::new,
           EndpointsReader::listField);
+
+  /** The node's Pods, for the drift detector: only the fields it reads ({@link PodReader}). */
+  static final DecodedKind<Pod, PodList> PODS =
+      new DecodedKind<>(
+          "Pod",
+          "v1",
+          Pod::new,
+          PodReader::field,
+          PodList.class,
+          PodList::new,
+          PodReader::listField);
 
   /** Reads one field of an object or list; false for a field it does not keep (skipped). */
   @FunctionalInterface

@@ -21,15 +21,17 @@ import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.type.TypeReference;
 
 /**
- * fabric8's serialization, with the watched endpoint kinds (EndpointSlices, legacy Endpoints) read
- * straight from the JSON tokens into fabric8's model, in one pass.
+ * fabric8's serialization, with the watched kinds (EndpointSlices, legacy Endpoints, and the node's
+ * Pods) read straight from the JSON tokens into fabric8's model, in one pass.
  *
  * <p>fabric8 reads each watch event and list into a JSON tree first (to find the object's kind),
  * then binds the tree to the model, looking up and contextualising a deserializer for every field
  * of every event: 31% of the agent's CPU per watch event, more than its own work. Here a watch
  * event whose object starts with the {@code apiVersion} or {@code kind} of a watched kind, and a
  * list of that kind, are read by hand-written readers of the kind's schema ({@link SliceReader},
- * {@link EndpointsReader}), field by field, skipping {@code managedFields} and unknown fields.
+ * {@link EndpointsReader}, {@link PodReader}), field by field, skipping {@code managedFields} and
+ * unknown fields. The endpoint kinds' readers keep every field of the schema; the Pod reader only
+ * what the agent reads of a Pod.
  *
  * <p>Anything else goes to fabric8, whole and unchanged: every other kind (Services, Nodes), ERROR
  * events (a Status), and any document in a shape the readers do not take exactly as data binding
@@ -41,7 +43,7 @@ import tools.jackson.core.type.TypeReference;
 public final class FastKubernetesSerialization extends KubernetesSerialization {
 
   private static final List<DecodedKind<?, ?>> KINDS =
-      List.of(DecodedKind.ENDPOINT_SLICES, DecodedKind.ENDPOINTS);
+      List.of(DecodedKind.ENDPOINT_SLICES, DecodedKind.ENDPOINTS, DecodedKind.PODS);
   private static final Map<String, DecodedKind<?, ?>> BY_KIND =
       KINDS.stream().collect(Collectors.toUnmodifiableMap(DecodedKind::kind, Function.identity()));
   private static final Map<Type, DecodedKind<?, ?>> BY_LIST_TYPE =

@@ -2,6 +2,8 @@ package dev.routesync.kube.decode;
 
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -18,8 +20,15 @@ final class ModelsForTests {
 
   private ModelsForTests() {}
 
-  /** Strips {@code model} in place and returns it. */
+  /**
+   * Strips {@code model} in place and returns it; a watch event's Pod is replaced by what {@link
+   * PodReader} keeps of it ({@link PodProjection}).
+   */
   static <T> T withoutLeftOuts(T model) {
+    if (model instanceof WatchEvent event && event.getObject() instanceof Pod pod) {
+      event.setObject(PodProjection.kept(pod));
+      return model;
+    }
     strip(model);
     return model;
   }
