@@ -8,7 +8,8 @@
 //
 // It answers the harness as the Python and JS peers do: "STARTED" once the informer runs, then
 // per stdin line "report" -> "REPORT <events> <last monotonic ns> <services> <writes>" and
-// "digest" -> "DIGEST <sha256 over "ns/name ip:port,...\n" per Service, sorted as text>".
+// "digest [namespace]" -> "DIGEST <sha256 over "ns/name ip:port,...\n" per Service, sorted as
+// text; only namespace's Services when it is given>".
 package main
 
 import (
@@ -111,12 +112,15 @@ func (r *registry) set(s *discovery.EndpointSlice, addresses []string, gone bool
 	}
 }
 
-func (r *registry) digest() string {
+// digest is over every Service, or only namespace's when it is not empty.
+func (r *registry) digest(namespace string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	keys := make([]string, 0, len(r.merged))
 	for k := range r.merged {
-		keys = append(keys, k)
+		if namespace == "" || strings.HasPrefix(k, namespace+"/") {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	h := sha256.New()
@@ -181,13 +185,14 @@ func main() {
 	fmt.Println("STARTED")
 	lines := bufio.NewScanner(os.Stdin)
 	for lines.Scan() {
-		switch strings.TrimSpace(lines.Text()) {
+		words := append(strings.Fields(lines.Text()), "", "")
+		switch words[0] {
 		case "report":
 			r.mu.Lock()
 			fmt.Printf("REPORT %d %d %d %d\n", r.events, r.lastNs, len(r.merged), r.writes)
 			r.mu.Unlock()
 		case "digest":
-			fmt.Printf("DIGEST %s\n", r.digest())
+			fmt.Printf("DIGEST %s\n", r.digest(words[1]))
 		case "quit":
 			os.Exit(0)
 		}

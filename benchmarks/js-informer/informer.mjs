@@ -86,9 +86,15 @@ informer.on('error', (error) => {
   setTimeout(() => informer.start().catch((e) => console.error(`restart failed: ${e}`)), 100);
 });
 
-/** sha256 over "ns/name ip:port,ip:port\n" per entry, keys sorted as text (as the Python peer). */
-function digest() {
-  const lines = [...registry.keys()].sort().map((key) => `${key} ${registry.get(key).join(',')}\n`);
+/**
+ * sha256 over "ns/name ip:port,ip:port\n" per entry, keys sorted as text (as the Python peer);
+ * only the entries of namespace when one is given.
+ */
+function digest(namespace) {
+  const lines = [...registry.keys()]
+    .filter((key) => !namespace || key.startsWith(`${namespace}/`))
+    .sort()
+    .map((key) => `${key} ${registry.get(key).join(',')}\n`);
   return createHash('sha256').update(lines.join('')).digest('hex');
 }
 
@@ -97,7 +103,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (words[0] === 'report') {
     console.log(`REPORT ${events} ${lastNs} ${registry.size} ${writes}`);
   } else if (words[0] === 'digest') {
-    console.log(`DIGEST ${digest()}`);
+    console.log(`DIGEST ${digest(words[1])}`);
   } else if (words[0] === 'quit') {
     process.exit(0);
   }

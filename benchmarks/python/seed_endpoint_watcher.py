@@ -115,10 +115,11 @@ class CountingRegistry(ServiceRegistry):
         self.last_ns = time.monotonic_ns()
 
 
-def digest(registry: ServiceRegistry) -> str:
-    """sha256 over "ns/name ip:port,ip:port\\n" per entry, keys and addresses sorted as text."""
+def digest(registry: ServiceRegistry, namespace: str = "") -> str:
+    """sha256 over "ns/name ip:port,ip:port\\n" per entry, keys and addresses sorted as text; only
+    the entries of namespace when one is given (the cluster may hold others' opted-in Services)."""
     lines = []
-    for key in sorted(registry._entries):
+    for key in sorted(k for k in registry._entries if k.startswith(f"{namespace}/") or not namespace):
         addresses = sorted(f"{a.ip}:{a.port}" for a in registry._entries[key].addresses)
         lines.append(f"{key} {','.join(addresses)}\n")
     return hashlib.sha256("".join(lines).encode()).hexdigest()
@@ -136,7 +137,7 @@ def control(registry: CountingRegistry) -> None:
                 flush=True,
             )
         elif words[0] == "digest":
-            print(f"DIGEST {digest(registry)}", flush=True)
+            print(f"DIGEST {digest(registry, *words[1:2])}", flush=True)
         elif words[0] == "quit":
             break
     os._exit(0)
