@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,22 +20,24 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The agent's first list, paged by the real API server: more opted-in EndpointSlices than one page
- * holds (the agent asks for 500 at a time), so the list comes in two pages joined by a {@code
- * continue} token, and the table holds every Service of both pages. The slices are written by the
+ * holds (the agent asks for 50 at a time), so the list comes in three pages joined by {@code
+ * continue} tokens, and the table holds every Service of every page. The slices are written by the
  * test, not a controller (managed-by another name, which the EndpointSlice controller leaves
- * alone): six hundred Deployments would cost minutes for the same pages.
+ * alone): a hundred and twenty Deployments would cost minutes for the same pages.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PagedListIT {
 
-  /** More than one page of the agent's list (WatchedKind.LIST_PAGE, 500). */
-  private static final int SERVICES = 600;
+  /** Over two pages of the agent's list (WatchedKind.ENDPOINT_LIST_PAGE, 50). */
+  private static final int SERVICES = 120;
+
+  private static final Pattern PAGE = Pattern.compile("[?&]limit=50(&|$)");
 
   @TempDir Path dir;
   @RegisterExtension final ClusterNamespace ns = new ClusterNamespace("paged");
 
   @Test
-  void aListOfTwoPagesJoinedByAContinueTokenFillsTheTable() throws Exception {
+  void aListOfThreePagesJoinedByContinueTokensFillsTheTable() throws Exception {
     Map<String, String> expected = new TreeMap<>();
     for (int i = 0; i < SERVICES; i++) {
       String service = String.format("svc-%03d", i);
@@ -57,15 +60,15 @@ class PagedListIT {
       }
       assertThat(served).isEqualTo(expected);
 
-      // The API server logs a request when it ends: the agent's two pages are there by now.
+      // The API server logs a request when it ends: the agent's pages are there by now.
       await()
           .atMost(Duration.ofSeconds(10))
           .untilAsserted(
               () ->
                   assertThat(log.lists(mark, ns.name()))
                       .as("the agent's lists of the namespace's EndpointSlices")
-                      .anyMatch(uri -> uri.contains("limit=500") && !uri.contains("continue="))
-                      .anyMatch(uri -> uri.contains("limit=500") && uri.contains("continue=")));
+                      .anyMatch(uri -> PAGE.matcher(uri).find() && !uri.contains("continue="))
+                      .anyMatch(uri -> PAGE.matcher(uri).find() && uri.contains("continue=")));
     }
   }
 
