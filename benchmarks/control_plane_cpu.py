@@ -132,6 +132,7 @@ class Relay:
     def __init__(self, upstream):
         self.upstream = upstream
         self._down = 0
+        self._open = []
         self._lock = threading.Lock()
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
@@ -148,6 +149,7 @@ class Relay:
             try:
                 client, _ = self.listener.accept()
             except OSError:
+                self.listener.close()  # here, once no thread waits on it any more
                 return
             try:
                 server = socket.create_connection(self.upstream, timeout=10)
@@ -155,10 +157,19 @@ class Relay:
             except OSError:
                 client.close()
                 continue
-            threading.Thread(target=self._pump, args=(server, client, True), daemon=True).start()
-            threading.Thread(target=self._pump, args=(client, server, False), daemon=True).start()
+            pair = [client, server, 2]  # the two sockets, and how many pumps still use them
+            with self._lock:
+                self._open.append(pair)
+            threading.Thread(target=self._pump, args=(server, client, True, pair),
+                             daemon=True).start()
+            threading.Thread(target=self._pump, args=(client, server, False, pair),
+                             daemon=True).start()
 
-    def _pump(self, source, sink, counted):
+    def _pump(self, source, sink, counted, pair):
+        """Copies one direction until either side ends. Ending is shutdown(), which wakes the
+        other pump; only the last pump closes the sockets. Closing a socket another thread still
+        reads frees its descriptor number for reuse while that read can still land on it: a relay
+        closed that way once swallowed the next peer's answers on its stdout pipe."""
         try:
             while True:
                 data = source.recv(262144)
@@ -170,15 +181,34 @@ class Relay:
                         self._down += len(data)
         except OSError:
             pass
-        finally:  # either side ending ends the connection: the other pump then fails and exits
-            for end in (source, sink):
-                try:
-                    end.close()
-                except OSError:
-                    pass
+        for end in (source, sink):
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        with self._lock:
+            pair[2] -= 1
+            last = pair[2] == 0
+            if last:
+                self._open.remove(pair)
+        if last:
+            source.close()
+            sink.close()
 
     def close(self):
-        self.listener.close()
+        """Stops accepting (shutdown wakes the accept) and ends every open connection."""
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        with self._lock:
+            pairs = list(self._open)
+        for client, server, _ in pairs:
+            for end in (client, server):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
 
 def relayed_kubeconfig(kubeconfig, relay, path):
@@ -292,12 +322,22 @@ class LinePeer(Peer):
             try:
                 line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                raise Failed(f"{self.name} did not answer {command!r} in {budget} s")
+                self.dump_stacks()
+                raise Failed(f"{self.name} did not answer {command!r} in {budget} s"
+                             f" (its threads' stacks, where it can print them: {self.log_path})")
             if line is None:
                 self.proc.wait(10)
                 raise Failed(f"{self.name} {self.exit_reason()}")
             if line.startswith(prefix):
                 return line.split()[1:]
+
+    def dump_stacks(self):
+        """Asks a hung peer for its threads' stacks in its log: Python's faulthandler (started
+        with -X faulthandler) on SIGABRT, Go's runtime on SIGQUIT; Node has no such signal."""
+        signals = {"python": signal.SIGABRT, "client-go": signal.SIGQUIT}
+        if self.name in signals and self.alive():
+            self.proc.send_signal(signals[self.name])
+            time.sleep(1)
 
     def report(self):
         events, last_ns, entries = self.ask("report", "REPORT")[:3]
@@ -370,7 +410,8 @@ def make_peer(name, args, out):
     argv = {
         "client-go": [args.client_go],
         "js": [args.node, os.path.join(HERE, "js-informer", "informer.mjs")],
-        "python": ["/usr/bin/python3", os.path.join(HERE, "python", "seed_endpoint_watcher.py")],
+        "python": ["/usr/bin/python3", "-X", "faulthandler",
+                   os.path.join(HERE, "python", "seed_endpoint_watcher.py")],
     }[name]
     return LinePeer(name, out, argv)
 
