@@ -301,8 +301,9 @@ public final class AgentOptions {
       names = "--state-flush",
       defaultValue = "${env:ROUTESYNC_STATE_FLUSH:-" + StateSettings.DEFAULT_FLUSH_TEXT + "}",
       description =
-          "Write the state file at most once per this after a publish, 100ms..5m (default:"
-              + " ${DEFAULT-VALUE}). Env: ROUTESYNC_STATE_FLUSH")
+          "Write the state file at most once per this after a publish, and no sooner than 20"
+              + " times the last write's duration, 100ms..5m (default: ${DEFAULT-VALUE})."
+              + " Env: ROUTESYNC_STATE_FLUSH")
   Duration stateFlush;
 
   @Option(

@@ -40,6 +40,7 @@ public final class StateWriter {
 
   private final StateFile file;
   private final long flushNanos;
+  private final WritePacing pacing;
   private final Clock clock;
   private final Supplier<Optional<Instant>> syncedAt;
   private final StateObserver observer;
@@ -53,6 +54,7 @@ public final class StateWriter {
   // The worker's own state.
   private long writtenVersion = -1;
   private long lastAttemptNanos;
+  private long lastDurationNanos;
   private boolean attempted;
   private boolean failing;
 
@@ -67,6 +69,7 @@ public final class StateWriter {
       StateObserver observer) {
     this.file = Objects.requireNonNull(file);
     this.flushNanos = flush.toNanos();
+    this.pacing = new WritePacing(flushNanos);
     this.clock = Objects.requireNonNull(clock);
     this.syncedAt = Objects.requireNonNull(syncedAt);
     this.observer = Objects.requireNonNull(observer);
@@ -119,9 +122,11 @@ public final class StateWriter {
     }
   }
 
-  // Worker: the write is due a flush after the last attempt (at once after a quiet spell).
+  // Worker: the write is due a flush after the last attempt (at once after a quiet spell), or
+  // later when the last write was slow (WritePacing).
   private void arm() {
-    long delay = attempted ? Math.max(0, lastAttemptNanos + flushNanos - System.nanoTime()) : 0;
+    long delay =
+        attempted ? pacing.delayNanos(lastAttemptNanos, lastDurationNanos, System.nanoTime()) : 0;
     worker.schedule(this::flushNow, delay, TimeUnit.NANOSECONDS);
   }
 
@@ -141,6 +146,7 @@ public final class StateWriter {
     attempted = true;
     try {
       file.write(next, clock.instant(), syncedAt.get(), complete);
+      lastDurationNanos = System.nanoTime() - lastAttemptNanos;
       writtenVersion = next.version();
       observer.written(true);
       if (failing) {
