@@ -41,6 +41,7 @@ benchmarks/control-plane-cpu.sh arranges all of them.
 
 import argparse
 import hashlib
+import http.client
 import ipaddress
 import json
 import os
@@ -322,14 +323,26 @@ class LinePeer(Peer):
             try:
                 line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
+                pipes = self.pipes()
                 self.dump_stacks()
-                raise Failed(f"{self.name} did not answer {command!r} in {budget} s"
-                             f" (its threads' stacks, where it can print them: {self.log_path})")
+                raise Failed(f"{self.name} did not answer {command!r} in {budget} s ({pipes};"
+                             f" its threads' stacks, where it can print them: {self.log_path})")
             if line is None:
                 self.proc.wait(10)
                 raise Failed(f"{self.name} {self.exit_reason()}")
-            if line.startswith(prefix):
-                return line.split()[1:]
+            if prefix in line:  # anywhere: a peer's lines from two threads may interleave
+                return line[line.index(prefix):].split()[1:]
+
+    def pipes(self):
+        """Whether the harness's ends of the peer's stdin and stdout are still the peer's pipes
+        (a descriptor closed twice elsewhere in the harness could have been reused)."""
+        try:
+            ours = [os.readlink(f"/proc/self/fd/{f.fileno()}") for f in (self.proc.stdin,
+                                                                         self.proc.stdout)]
+            theirs = [os.readlink(f"/proc/{self.proc.pid}/fd/{n}") for n in (0, 1)]
+            return f"harness stdin/stdout ends {ours}, peer's fd 0/1 {theirs}"
+        except (OSError, ValueError) as error:
+            return f"pipes unknown: {error}"
 
     def dump_stacks(self):
         """Asks a hung peer for its threads' stacks in its log: Python's faulthandler (started
@@ -347,6 +360,30 @@ class LinePeer(Peer):
         return self.ask(f"digest {namespace}", "DIGEST")[0]
 
 
+class UnixHTTPConnection(http.client.HTTPConnection):
+    """HTTP over the agent's Unix socket, kept alive between the harness's queries."""
+
+    def __init__(self, path, timeout=60):
+        super().__init__("localhost", timeout=timeout)
+        self.path = path
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.path)
+
+
+def ready_ip_ports(service):
+    """The sorted ip:port of one Service of the agent's JSON (proto JSON leaves a false "ready"
+    out; the table also holds not-ready endpoints, marked so)."""
+    addresses = set()
+    for endpoint in service.get("endpoints", []):
+        if endpoint.get("ready", False):
+            for port in endpoint.get("ports", []):
+                addresses.add(f"{endpoint['ip']}:{port['port']}")
+    return sorted(addresses)
+
+
 class Agent(Peer):
     """The agent jar as the image runs it, on a socket and admin port of its own."""
 
@@ -356,6 +393,7 @@ class Agent(Peer):
         self.java, self.jvm_flags, self.jar, self.source, self.node = java, jvm_flags, jar, source, node
         self.admin_port = free_port()
         self.socket = os.path.join(out, "rs.sock")
+        self.names = None  # the Services to fetch one by one (scale mode), else None: the list
 
     def start(self, kubeconfig):
         state = os.path.join(self.out, "agent-state.bin")
@@ -379,28 +417,38 @@ class Agent(Peer):
         except OSError:
             return False
 
-    def table(self, namespace):
-        """ns/name -> sorted ip:port of its ready endpoints in namespace, from its HTTP API on its
-        socket (the table also holds not-ready endpoints, marked so; proto JSON leaves out a false
-        "ready")."""
+    def get(self, path):
+        """GET on its socket: (status, parsed JSON body)."""
+        connection = UnixHTTPConnection(self.socket)
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            return response.status, json.loads(response.read() or b"{}")
+        except (OSError, http.client.HTTPException) as error:
+            raise Failed(f"agent: GET {path}: {error}") from error
+        finally:
+            connection.close()
+
+    def table(self, namespace, names=None):
+        """ns/name -> sorted ip:port of its ready endpoints in namespace. With names, one GET per
+        Service: a single answer of 100,000 endpoints is rendered whole in the agent's heap, and
+        at the scale test's size that answer, not the watch, could be what exhausts it."""
         self.check_alive()
-        done = subprocess.run(
-            ["curl", "-sf", "--max-time", "60", "--unix-socket", self.socket,
-             f"http://localhost/v1/services?namespace={namespace}"],
-            capture_output=True, text=True, timeout=90)
-        table = {}
-        for service in json.loads(done.stdout or "{}").get("services", []):
-            addresses = set()
-            for endpoint in service.get("endpoints", []):
-                if endpoint.get("ready", False):
-                    for port in endpoint.get("ports", []):
-                        addresses.add(f"{endpoint['ip']}:{port['port']}")
-            table[f"{service['namespace']}/{service['name']}"] = sorted(addresses)
-        return table
+        if names is None:
+            services = self.get(f"/v1/services?namespace={namespace}")[1].get("services", [])
+        else:
+            services = []
+            for name in names:
+                status, body = self.get(f"/v1/services/{namespace}/{name}")
+                if status == 200:
+                    services.append(body.get("service", body))
+        return {f"{s['namespace']}/{s['name']}": ready_ip_ports(s) for s in services}
 
     def digest(self, namespace):
         self.check_alive()
-        return table_digest(self.table(namespace)) if self.ready() else None
+        if not self.ready():
+            return None
+        return table_digest(self.table(namespace, self.names))
 
 
 def make_peer(name, args, out):
@@ -671,6 +719,14 @@ def run_rollouts(args, kubectl, kubeconfig, upstream, peers, namespace):
     return lines
 
 
+def progress(peer):
+    """How far a failed peer got: seconds since its start and bytes it was sent."""
+    if peer.started is None or peer.relay is None:
+        return ""
+    return (f" after {time.monotonic() - peer.started:.1f} s,"
+            f" {mib(peer.relay.down):.2f} MiB received")
+
+
 def run_scale(args, kubectl, kubeconfig, upstream, peers, namespace):
     """Scale mode: see the module's docstring. Each watcher alone, then stopped. Returns the
     summary lines."""
@@ -686,10 +742,12 @@ def run_scale(args, kubectl, kubeconfig, upstream, peers, namespace):
         f" 50th not ready: {ours:,} ready), written in {write_s:.0f} s; each watcher alone;"
         f" agent --source {args.source} --node-name {args.node_name}",
         f"{'start -> exact table':24}{'wall s':>8}{'CPU ms':>8}{'RSS MiB':>9}{'recv MiB':>10}"
-        f"{'RSS +10s':>10}{'CPU +10s':>10}",
+        f"{f'RSS +{args.scale_settle:g}s':>10}{f'CPU +{args.scale_settle:g}s':>10}",
     ]
     figures = {}
     for peer in peers:
+        if isinstance(peer, Agent):
+            peer.names = [key.split("/", 1)[1] for key in truth]
         try:
             got = start_to_exact(peer, kubeconfig, upstream, namespace, table_digest(truth),
                                  args.exact_budget or 300, 1.0)
@@ -700,7 +758,7 @@ def run_scale(args, kubectl, kubeconfig, upstream, peers, namespace):
                          f"{got['rss']:>9.1f}{mib(got['bytes']):>10.2f}{peer.rss():>10.1f}"
                          f"{peer.cpu():>10}")
         except Failed as failure:
-            lines.append(f"{LABELS[peer.name]:24}  FAILED: {failure}")
+            lines.append(f"{LABELS[peer.name]:24}  FAILED{progress(peer)}: {failure}")
         finally:
             peer.stop()
     lines += ["", ratio_line("CPU start -> exact", {k: v["cpu"] for k, v in figures.items()}),

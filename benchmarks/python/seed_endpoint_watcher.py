@@ -119,7 +119,8 @@ def digest(registry: ServiceRegistry, namespace: str = "") -> str:
     """sha256 over "ns/name ip:port,ip:port\\n" per entry, keys and addresses sorted as text; only
     the entries of namespace when one is given (the cluster may hold others' opted-in Services)."""
     lines = []
-    for key in sorted(k for k in registry._entries if k.startswith(f"{namespace}/") or not namespace):
+    keys = [k for k in registry._entries if not namespace or k.startswith(f"{namespace}/")]
+    for key in sorted(keys):
         addresses = sorted(f"{a.ip}:{a.port}" for a in registry._entries[key].addresses)
         lines.append(f"{key} {','.join(addresses)}\n")
     return hashlib.sha256("".join(lines).encode()).hexdigest()
@@ -146,9 +147,11 @@ def control(registry: CountingRegistry) -> None:
 if __name__ == "__main__":
     config.load_kube_config(config_file=sys.argv[1])
     registry = CountingRegistry()
-    threading.Thread(target=control, args=(registry,), daemon=True).start()
     watcher = EndpointWatcher(registry)
+    # Before the control thread starts: print() writes the text and its newline separately, so a
+    # first answer printed meanwhile could land inside this line ("STARTEDDIGEST ...").
     print("STARTED", flush=True)
+    threading.Thread(target=control, args=(registry,), daemon=True).start()
     while True:
         try:
             watcher.run()
