@@ -11,7 +11,7 @@
 #   benchmarks/control-plane-cpu.sh --runs 1 --services 20 --replicas 10 --rounds 6
 #   benchmarks/control-plane-cpu.sh --runs 1 --scale --services 100 --endpoints-per-service 1000
 #   benchmarks/control-plane-cpu.sh --java /usr/lib/jvm/temurin-25-jdk-amd64/bin/java \
-#     --agent-jvm-extra '-XX:+UseCompactObjectHeaders'
+#     --agent-jvm-extra='-XX:+UseCompactObjectHeaders'   (with '=': the value starts with '-')
 #
 # Each run's summary goes to benchmarks/target/control-plane-cpu/<time>-run<N>/summary.txt, with
 # every process's log beside it. Exits 1 when a run failed as a whole (a peer that dies or is never

@@ -787,7 +787,9 @@ def parse_args():
     parser.add_argument("--java", default="java")
     parser.add_argument("--agent-jvm", default=None,
                         help="default: the Dockerfile's JAVA_TOOL_OPTIONS (scripts/image-env.sh)")
-    parser.add_argument("--agent-jvm-extra", default="", help="appended to --agent-jvm")
+    parser.add_argument("--agent-jvm-extra", default="",
+                        help="appended to --agent-jvm; write --agent-jvm-extra='-XX:...' (with"
+                             " '=', as the value starts with '-')")
     parser.add_argument("--client-go", default=os.path.join(HERE, "target", "client-go-watcher"))
     parser.add_argument("--node", default="node")
     parser.add_argument("--out", default=os.path.join(HERE, "target", "control-plane-cpu"))
