@@ -138,4 +138,54 @@ class KubeClientsTest {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
+
+  /**
+   * The API server gzips a list answer larger than 128 KiB when asked to, as client-go and the JS
+   * client ask: a 150,000-endpoint list was 9.9 MiB on the wire for the agent against 0.56 MiB for
+   * client-go, and every byte of it is decrypted before it is read. The agent's client asks, and
+   * reads a compressed list.
+   */
+  @Test
+  void listsAreAskedForCompressedAndReadCompressed() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    List<String> acceptEncodings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    String list =
+        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\",\"metadata\":"
+            + "{\"resourceVersion\":\"9\"},\"items\":[{\"metadata\":{\"name\":\"cm\","
+            + "\"namespace\":\"shop\"},\"data\":{\"padding\":\""
+            + "x".repeat(200_000)
+            + "\"}}]}";
+    io.vertx.core.http.HttpServer server =
+        vertx
+            .createHttpServer(
+                new io.vertx.core.http.HttpServerOptions().setCompressionSupported(true))
+            .requestHandler(
+                request -> {
+                  acceptEncodings.add(String.valueOf(request.getHeader("Accept-Encoding")));
+                  request.response().putHeader("Content-Type", "application/json").end(list);
+                })
+            .listen(0, "127.0.0.1")
+            .await(10, TimeUnit.SECONDS);
+    KubernetesClient client =
+        KubeClients.create(
+            vertx,
+            new io.fabric8.kubernetes.client.ConfigBuilder(
+                    io.fabric8.kubernetes.client.Config.empty())
+                .withMasterUrl("http://127.0.0.1:" + server.actualPort())
+                .withRequestTimeout(5000)
+                .withConnectionTimeout(2000)
+                .build(),
+            WatchSettings.of(List.of(), WatchSettings.DEFAULT_LABEL_SELECTOR),
+            vertx.getOrCreateContext());
+    try {
+      List<ConfigMap> items = client.configMaps().inNamespace("shop").list().getItems();
+
+      assertThat(items).hasSize(1);
+      assertThat(items.get(0).getData().get("padding")).hasSize(200_000);
+      assertThat(acceptEncodings).singleElement().asString().contains("gzip");
+    } finally {
+      client.close();
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
 }
