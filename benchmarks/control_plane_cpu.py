@@ -694,7 +694,7 @@ def run_rollouts(args, kubectl, kubeconfig, upstream, peers, namespace):
     lines = [
         f"{args.services} Services x {args.replicas} pods, {args.rounds} rolling restarts measured"
         f" (after one warm-up); agent --source {args.source} --node-name {args.node_name},"
-        f" drift detector on (default)",
+        f" {drift_label()}",
         f"window: {wall:.1f} s; Endpoints events (as the Python watcher counted them): {events}",
         f"{'measured rounds':24}{'CPU ms':>8}{'us/event':>10}{'RSS MiB':>9}{'recv KiB':>10}"
         f"{'exact':>7}",
@@ -828,6 +828,15 @@ def java_version(java):
     done = subprocess.run([java, "-version"], capture_output=True, text=True)
     return done.stderr.splitlines()[0] if done.stderr else "?"
 
+
+
+def drift_label():
+    """The agent's drift detector as the run has it: the agent reads ROUTESYNC_DRIFT_DETECTOR from
+    the environment it inherits, so a run with it false must not be labelled as the default."""
+    value = os.environ.get("ROUTESYNC_DRIFT_DETECTOR", "").strip().lower()
+    if value == "false":
+        return "drift detector OFF (ROUTESYNC_DRIFT_DETECTOR)"
+    return "drift detector on (default)"
 
 def main():
     args = parse_args()
