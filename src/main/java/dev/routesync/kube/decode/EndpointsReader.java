@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.EndpointAddress;
 import io.fabric8.kubernetes.api.model.EndpointPort;
 import io.fabric8.kubernetes.api.model.EndpointSubset;
 import io.fabric8.kubernetes.api.model.Endpoints;
-import io.fabric8.kubernetes.api.model.EndpointsList;
 import tools.jackson.core.JsonParser;
 
 /** Legacy {@code v1} Endpoints, every field of the schema. */
@@ -23,24 +22,6 @@ final class EndpointsReader {
       }
     }
     return true;
-  }
-
-  static boolean listField(EndpointsList list, String name, JsonParser value) {
-    return MetaReader.listField(
-        name,
-        value,
-        list::setApiVersion,
-        list::setKind,
-        list::setMetadata,
-        () -> list.setItems(Tokens.list(value, EndpointsReader::item)));
-  }
-
-  /**
-   * A list's item: on a real API server without kind or apiVersion, so the model's defaults stay.
-   */
-  private static Endpoints item(JsonParser parser) {
-    Endpoints endpoints = new Endpoints();
-    return Tokens.object(parser, endpoints, (name, value) -> field(endpoints, name, value));
   }
 
   private static EndpointSubset subset(JsonParser parser) {

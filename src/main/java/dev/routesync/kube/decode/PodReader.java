@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodIP;
-import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import tools.jackson.core.JsonParser;
@@ -38,24 +37,6 @@ final class PodReader {
       }
     }
     return true;
-  }
-
-  static boolean listField(PodList list, String name, JsonParser value) {
-    return MetaReader.listField(
-        name,
-        value,
-        list::setApiVersion,
-        list::setKind,
-        list::setMetadata,
-        () -> list.setItems(Tokens.list(value, PodReader::item)));
-  }
-
-  /**
-   * A list's item: on a real API server without kind or apiVersion, so the model's defaults stay.
-   */
-  private static Pod item(JsonParser parser) {
-    Pod pod = new Pod();
-    return Tokens.object(parser, pod, (name, value) -> field(pod, name, value));
   }
 
   private static PodSpec spec(JsonParser parser) {

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointConditions;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointHints;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceList;
 import io.fabric8.kubernetes.api.model.discovery.v1.ForNode;
 import io.fabric8.kubernetes.api.model.discovery.v1.ForZone;
 import tools.jackson.core.JsonParser;
@@ -28,24 +27,6 @@ final class SliceReader {
       }
     }
     return true;
-  }
-
-  static boolean listField(EndpointSliceList list, String name, JsonParser value) {
-    return MetaReader.listField(
-        name,
-        value,
-        list::setApiVersion,
-        list::setKind,
-        list::setMetadata,
-        () -> list.setItems(Tokens.list(value, SliceReader::item)));
-  }
-
-  /**
-   * A list's item: on a real API server without kind or apiVersion, so the model's defaults stay.
-   */
-  private static EndpointSlice item(JsonParser parser) {
-    EndpointSlice slice = new EndpointSlice();
-    return Tokens.object(parser, slice, (name, value) -> field(slice, name, value));
   }
 
   private static Endpoint endpoint(JsonParser parser) {
