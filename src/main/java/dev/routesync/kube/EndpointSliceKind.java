@@ -24,10 +24,7 @@ public final class EndpointSliceKind implements WatchedKind<EndpointSlice> {
       KubernetesClient client, String namespace, String selector) {
     var slices = client.discovery().v1().endpointSlices();
     var scoped = namespace == null ? slices.inAnyNamespace() : slices.inNamespace(namespace);
-    return scoped
-        .withLabelSelector(selector)
-        .withLimit(WatchedKind.ENDPOINT_LIST_PAGE)
-        .runnableInformer(0);
+    return scoped.withLabelSelector(selector).withLimit(WatchedKind.LIST_PAGE).runnableInformer(0);
   }
 
   @Override

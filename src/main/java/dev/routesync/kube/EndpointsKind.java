@@ -23,10 +23,7 @@ public final class EndpointsKind implements WatchedKind<Endpoints> {
       KubernetesClient client, String namespace, String selector) {
     var endpoints = client.endpoints();
     var scoped = namespace == null ? endpoints.inAnyNamespace() : endpoints.inNamespace(namespace);
-    return scoped
-        .withLabelSelector(selector)
-        .withLimit(WatchedKind.ENDPOINT_LIST_PAGE)
-        .runnableInformer(0);
+    return scoped.withLabelSelector(selector).withLimit(WatchedKind.LIST_PAGE).runnableInformer(0);
   }
 
   @Override

@@ -37,6 +37,14 @@ import java.util.function.Function;
  */
 public final class ServicePorts {
 
+  /**
+   * Services per page of the list and of every relist, as client-go's informers page: at 40,000
+   * Services one unpaged list is tens of MB the API server builds (and the agent decodes) at once,
+   * and it outlasted the request timeout against the mock, so a relist never completed. A Service
+   * is small, so its pages are larger than the endpoint kinds' ({@link WatchedKind#LIST_PAGE}).
+   */
+  static final long LIST_PAGE = 500;
+
   /** The resource kind, as a metric label and in logs. */
   public static final String KIND = "Service";
 
@@ -61,12 +69,9 @@ public final class ServicePorts {
           var services = client.services();
           var scoped =
               namespace == null ? services.inAnyNamespace() : services.inNamespace(namespace);
-          // Listed in pages, like the slices: at 40,000 Services one unpaged list is tens of MB
-          // the API server builds (and the agent decodes) at once, and it outlasted the request
-          // timeout against the mock, so a relist never completed.
           return scoped
               .withLabelSelector(settings.labelSelector())
-              .withLimit(WatchedKind.LIST_PAGE)
+              .withLimit(LIST_PAGE)
               .runnableInformer(0);
         },
         // The store is the index by key: fabric8's indexes would cost an entry per Service.

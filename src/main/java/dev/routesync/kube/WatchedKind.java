@@ -15,20 +15,14 @@ import java.util.Optional;
 public interface WatchedKind<T extends HasMetadata> {
 
   /**
-   * Objects per page of the Services' initial list and of every relist ({@code limit}/{@code
-   * continue}): a cluster's Services are decoded 500 at a time, as client-go's informers page, not
-   * as one response of hundreds of megabytes.
+   * Objects per page of the initial list and of every relist ({@code limit}/{@code continue}). A
+   * page is held whole while it is decoded and translated, and an EndpointSlice holds up to 100
+   * endpoints as the controller writes them (an Endpoints object up to 1,000 addresses): 500 slices
+   * of 100 endpoints with their pod references were about 14 MB of JSON and more of decoded
+   * objects, and ended a 96 MiB heap at 150,000 endpoints. 50 keeps a page near a megabyte and a
+   * 150,000-endpoint list to 30 requests.
    */
-  long LIST_PAGE = 500;
-
-  /**
-   * Objects per page of an endpoint kind's list. A page is held whole while it is decoded and
-   * translated, and an EndpointSlice holds up to 100 endpoints as the controller writes them (an
-   * Endpoints object up to 1,000 addresses): 500 slices of 100 endpoints with their pod references
-   * were about 14 MB of JSON and more of decoded objects, and ended a 96 MiB heap at 150,000
-   * endpoints. 50 keeps a page near a megabyte and a 150,000-endpoint list to 30 requests.
-   */
-  long ENDPOINT_LIST_PAGE = 50;
+  long LIST_PAGE = 50;
 
   /** The resource kind, as a metric label and in logs. */
   String kind();

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PagedListIT {
 
-  /** Over two pages of the agent's list (WatchedKind.ENDPOINT_LIST_PAGE, 50). */
+  /** Over two pages of the agent's list (WatchedKind.LIST_PAGE, 50). */
   private static final int SERVICES = 120;
 
   private static final Pattern PAGE = Pattern.compile("[?&]limit=50(&|$)");

@@ -196,7 +196,7 @@ class ObjectStoreTest {
 
   @Test
   void listsInPagesFromTheMockMadeFaithful() throws Exception {
-    int slices = (int) WatchedKind.ENDPOINT_LIST_PAGE + 20;
+    int slices = (int) WatchedKind.LIST_PAGE + 20;
     for (int i = 0; i < slices; i++) {
       cluster.apply(slice("shop", "svc-" + i + "-a", "svc-" + i, true, 8080, pods("p" + i, 1, 0)));
     }

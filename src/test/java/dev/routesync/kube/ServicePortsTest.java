@@ -317,7 +317,7 @@ class ServicePortsTest {
 
     @Test
     void theServicesAreListedInPages() throws Exception {
-      int services = (int) WatchedKind.LIST_PAGE + 20;
+      int services = (int) ServicePorts.LIST_PAGE + 20;
       for (int i = 0; i < services; i++) {
         cluster.apply(service("svc-" + i, port("http", 80, "TCP")));
       }
