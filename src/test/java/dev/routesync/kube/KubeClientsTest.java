@@ -9,16 +9,21 @@ import dev.routesync.testing.Slices;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -148,17 +153,16 @@ class KubeClientsTest {
   @Test
   void listsAreAskedForCompressedAndReadCompressed() throws Exception {
     Vertx vertx = Vertx.vertx();
-    List<String> acceptEncodings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> acceptEncodings = new CopyOnWriteArrayList<>();
     String list =
         "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\",\"metadata\":"
             + "{\"resourceVersion\":\"9\"},\"items\":[{\"metadata\":{\"name\":\"cm\","
             + "\"namespace\":\"shop\"},\"data\":{\"padding\":\""
             + "x".repeat(200_000)
             + "\"}}]}";
-    io.vertx.core.http.HttpServer server =
+    HttpServer server =
         vertx
-            .createHttpServer(
-                new io.vertx.core.http.HttpServerOptions().setCompressionSupported(true))
+            .createHttpServer(new HttpServerOptions().setCompressionSupported(true))
             .requestHandler(
                 request -> {
                   acceptEncodings.add(String.valueOf(request.getHeader("Accept-Encoding")));
@@ -169,8 +173,7 @@ class KubeClientsTest {
     KubernetesClient client =
         KubeClients.create(
             vertx,
-            new io.fabric8.kubernetes.client.ConfigBuilder(
-                    io.fabric8.kubernetes.client.Config.empty())
+            new ConfigBuilder(Config.empty())
                 .withMasterUrl("http://127.0.0.1:" + server.actualPort())
                 .withRequestTimeout(5000)
                 .withConnectionTimeout(2000)

@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -81,7 +83,7 @@ final class PodProjection {
         });
   }
 
-  private static void elements(JsonNode array, java.util.function.Consumer<ObjectNode> each) {
+  private static void elements(JsonNode array, Consumer<ObjectNode> each) {
     if (array != null && array.isArray()) {
       for (JsonNode element : array) {
         if (element instanceof ObjectNode object) {
@@ -120,7 +122,7 @@ final class PodProjection {
       return null;
     }
     // Data binding makes mutable lists, with nulls kept: so does the reader.
-    List<T> kept = new java.util.ArrayList<>(values.size());
+    List<T> kept = new ArrayList<>(values.size());
     for (T value : values) {
       kept.add(value == null ? null : keep.apply(value));
     }
