@@ -63,3 +63,34 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{ $key }}: {{ get $all $key | toString | quote }}
 {{- end }}
 {{- end }}
+
+{{/*
+The heap for `sizing.endpoints`, in MiB: docs/install.md's formula,
+max(96, 2 × (21 + ceil(endpoints × 100 B / MiB))).
+*/}}
+{{- define "routesync.heapMiB" -}}
+{{- $endpoints := int64 .Values.sizing.endpoints }}
+{{- if lt $endpoints 0 }}
+{{- fail (printf "sizing.endpoints: %d is negative" $endpoints) }}
+{{- end }}
+{{- $perEndpoint := div (add (mul $endpoints 100) 1048575) 1048576 }}
+{{- max 96 (mul 2 (add 21 $perEndpoint)) }}
+{{- end }}
+
+{{/*
+The memory request and limit: the heap, the 160 MiB the non-heap caps take, and a tenth of the heap
+above 96 MiB (the 5% margin grows with the limit).
+*/}}
+{{- define "routesync.memory" -}}
+{{- $heap := int64 (include "routesync.heapMiB" .) }}
+{{- printf "%dMi" (add $heap 160 (div (sub $heap 96) 10)) }}
+{{- end }}
+
+{{/*
+The image's JAVA_TOOL_OPTIONS (the Dockerfile's; HelmChartTest holds them equal) with the heap for
+`sizing.endpoints`.
+*/}}
+{{- define "routesync.javaToolOptions" -}}
+{{- $heap := include "routesync.heapMiB" . }}
+{{- printf "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms%sm -Xmx%sm -XX:MaxMetaspaceSize=80m -XX:ReservedCodeCacheSize=32m -XX:MaxDirectMemorySize=16m -Xss512k -XX:ActiveProcessorCount=2 -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError" $heap $heap }}
+{{- end }}

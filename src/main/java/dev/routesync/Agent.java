@@ -14,8 +14,11 @@ import dev.routesync.kube.NodeTopology;
 import dev.routesync.kube.SkipReporter;
 import dev.routesync.kube.StorageProbe;
 import dev.routesync.kube.events.EventRecorder;
+import dev.routesync.kube.events.EventRecorderSettings;
+import dev.routesync.kube.events.Reporter;
 import dev.routesync.kube.watch.ResourceWatch;
 import dev.routesync.kube.watch.WatchSinks;
+import dev.routesync.observe.HeapBudget;
 import dev.routesync.observe.Metrics;
 import dev.routesync.observe.UnhandledExceptions;
 import dev.routesync.observe.VertxMetrics;
@@ -31,6 +34,7 @@ import dev.routesync.state.StateFile;
 import dev.routesync.state.StateWriter;
 import dev.routesync.state.WarmStart;
 import dev.routesync.sync.Coalescer;
+import dev.routesync.sync.VertxScheduler;
 import dev.routesync.table.Freshness;
 import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
@@ -271,12 +275,45 @@ public final class Agent {
         .add(watchPart("table watch", supervisor))
         .add(watchPart("Services watch", services))
         .add(driftPods.map(pods -> watchPart("Pods watch", pods)))
+        .add(heapGuard(clock, driftPods))
         .add(new StorageProbing(vertx, storage, config.watch().relistAfter()))
         .add(
             topology.needsLookup()
                 ? Optional.of(
                     new NodeZoneLookup(vertx, syncContext, client, config.nodeName(), topology))
                 : Optional.empty());
+  }
+
+  /**
+   * Parks every watch when the heap budget is spent (see {@link HeapGuard}); none on a JVM whose
+   * collector reports no old generation.
+   */
+  private Optional<AgentPart> heapGuard(Clock clock, Optional<ResourceWatch<Pod>> driftPods) {
+    List<ResourceWatch<?>> watches = new ArrayList<>(List.of(supervisor, services));
+    driftPods.ifPresent(watches::add);
+    return HeapBudget.of(HeapBudget.DEFAULT_SHARE)
+        .map(
+            budget ->
+                new HeapGuard(
+                    budget,
+                    vertx,
+                    syncContext,
+                    watches,
+                    readiness,
+                    metrics,
+                    () ->
+                        config.nodeName().isEmpty()
+                            ? Optional.empty()
+                            : Optional.of(
+                                EventRecorder.start(
+                                    client,
+                                    Reporter.onNode(Reporter.AGENT, config.nodeName()),
+                                    EventRecorderSettings.defaults(),
+                                    new VertxScheduler(vertx),
+                                    clock,
+                                    metrics.kubernetesEvents())),
+                    config.nodeName(),
+                    HeapGuard.RESUME_AFTER));
   }
 
   /**

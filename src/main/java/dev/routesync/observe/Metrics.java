@@ -11,8 +11,10 @@ import dev.routesync.sync.SyncObserver;
 import dev.routesync.table.FreshnessView;
 import dev.routesync.table.TableView;
 import dev.routesync.xds.XdsObserver;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.BooleanSupplier;
 
 /**
  * Every routesync meter, named once, behind the observer interface of the stage that records it:
@@ -151,6 +153,36 @@ public final class Metrics {
             "When the API server was last heard from (a list or a watch event); NaN"
                 + " before the first time")
         .baseUnit("seconds")
+        .register(registry);
+  }
+
+  /**
+   * Registers the heap budget's meters: {@code routesync_heap_live_bytes} (the old generation after
+   * its last collection), {@code routesync_heap_budget_bytes} and {@code routesync_watches_parked}
+   * (1 while the watches are held back for it). The returned counter, {@code
+   * routesync_heap_budget_spent_total}, counts the times the budget was found spent.
+   */
+  public Counter bindHeapBudget(HeapBudget budget, BooleanSupplier parked) {
+    Gauge.builder("routesync.heap.live", budget, HeapBudget::liveBytes)
+        .strongReference(true)
+        .description("Bytes of the heap's old generation live after its last collection")
+        .baseUnit("bytes")
+        .register(registry);
+    Gauge.builder("routesync.heap.budget", budget, HeapBudget::budgetBytes)
+        .strongReference(true)
+        .description("Bytes of the old generation that may stay live before the watches park")
+        .baseUnit("bytes")
+        .register(registry);
+    // Strong references: a gauge holds its object weakly, and the supplier is a lambda no one
+    // else keeps (a collection would turn the gauge to NaN).
+    Gauge.builder("routesync.watches.parked", parked, p -> p.getAsBoolean() ? 1 : 0)
+        .strongReference(true)
+        .description(
+            "1 while the watches are held back because the heap budget is spent; the table"
+                + " is served as it stands, stale")
+        .register(registry);
+    return Counter.builder("routesync.heap.budget.spent")
+        .description("Times a collection left the old generation above the heap budget")
         .register(registry);
   }
 }

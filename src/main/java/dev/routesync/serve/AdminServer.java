@@ -6,6 +6,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -124,9 +125,19 @@ public final class AdminServer {
             });
   }
 
+  /**
+   * 200 {@code {"status":"ready"}} or 503 with the reason; either way with {@code warnings} when
+   * there are any (the watches held back while the table is served). Query parameters such as
+   * {@code ?verbose} are accepted and change nothing: the answer is always the whole one.
+   */
   private void readyz(RoutingContext ctx) {
+    List<String> warnings = readiness.warnings();
     if (readiness.isReady()) {
-      HttpApi.sendJson(ctx, 200, new JsonObject().put("status", "ready"));
+      JsonObject body = new JsonObject().put("status", "ready");
+      if (!warnings.isEmpty()) {
+        body.put("warnings", new JsonArray(warnings));
+      }
+      HttpApi.sendJson(ctx, 200, body);
     } else {
       Errors.send(ctx, 503, readiness.reason());
     }

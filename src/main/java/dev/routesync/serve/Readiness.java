@@ -1,5 +1,6 @@
 package dev.routesync.serve;
 
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -20,6 +21,8 @@ public final class Readiness {
   private volatile boolean socketListening;
   private volatile boolean draining;
   private volatile Supplier<String> socketFile = () -> "";
+  // Why the watches are held back (the heap budget), or empty: served stale, ready all the same.
+  private volatile String heldBack = "";
 
   public void initialSyncDone() {
     initialSyncDone = true;
@@ -46,6 +49,25 @@ public final class Readiness {
     draining = true;
   }
 
+  /**
+   * The watches are held back, for {@code why}: the table is served as it stands, so a ready agent
+   * stays ready (static stability) and says why in {@link #warnings()}; one that has no table yet
+   * says it in its reason.
+   */
+  public void watchesHeldBack(String why) {
+    heldBack = why;
+  }
+
+  public void watchesResumed() {
+    heldBack = "";
+  }
+
+  /** What an operator should know that does not make the agent unready; empty when nothing. */
+  public List<String> warnings() {
+    String why = heldBack;
+    return why.isEmpty() ? List.of() : List.of("watches held back: " + why);
+  }
+
   public boolean isReady() {
     return reason().isEmpty();
   }
@@ -56,7 +78,10 @@ public final class Readiness {
       return "shutting down";
     }
     if (!initialSyncDone && !tableRestored) {
-      return "initial sync from the API server not done";
+      String why = heldBack;
+      return why.isEmpty()
+          ? "initial sync from the API server not done"
+          : "initial sync from the API server not done: watches held back: " + why;
     }
     if (!socketListening) {
       return "socket not listening";

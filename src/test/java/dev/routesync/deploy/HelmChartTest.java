@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -298,6 +300,50 @@ class HelmChartTest {
     assertThat(String.join(" ", container(pod, "socket-dir").getCommand()))
         .contains("chown 65532:65533 /run/mesh && chmod 2750 /run/mesh")
         .contains("chown 65532:65532 /var/lib/routesync && chmod 0700 /var/lib/routesync");
+  }
+
+  @Test
+  void theMemoryFollowsTheStatedClusterSizeByTheInstallGuidesFormula() throws IOException {
+    JvmLayout image = JvmLayout.ofDockerfile(Path.of("Dockerfile"));
+    // heap = max(96, 2 × (21 + ⌈endpoints × 100 B / MiB⌉)) MiB;
+    // limit = heap + 160 MiB + ⌊(heap - 96) / 10⌋ MiB.
+    Map<Integer, Integer> heapFor = Map.of(150_000, 96, 250_000, 96, 500_000, 138, 1_000_000, 234);
+    for (Map.Entry<Integer, Integer> row : heapFor.entrySet()) {
+      Container agent =
+          container(pod(template("--set", "sizing.endpoints=" + row.getKey())), "agent");
+      int heap = row.getValue();
+      Quantity limit = new Quantity((heap + 160 + (heap - 96) / 10) + "Mi");
+      assertThat(agent.getResources().getRequests()).containsEntry("memory", limit);
+      assertThat(agent.getResources().getLimits()).containsEntry("memory", limit);
+      Optional<String> flags =
+          agent.getEnv().stream()
+              .filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS"))
+              .map(EnvVar::getValue)
+              .findFirst();
+      if (heap == 96) {
+        assertThat(flags).as("the image's own flags, at %s endpoints", row.getKey()).isEmpty();
+        continue;
+      }
+      JvmLayout layout = JvmLayout.parse(flags.orElseThrow());
+      assertThat(layout.required("-Xmx")).isEqualTo(heap * MemoryBudget.MIB);
+      assertThat(layout.flags())
+          .as("the image's flags but the heap")
+          .filteredOn(f -> !f.startsWith("-Xms") && !f.startsWith("-Xmx"))
+          .containsExactlyElementsOf(
+              image.flags().stream()
+                  .filter(f -> !f.startsWith("-Xms") && !f.startsWith("-Xmx"))
+                  .toList());
+      MemoryBudget.assertFits(layout, limit.getNumericalAmount().longValue());
+    }
+    assertThat(
+            helmTemplate(
+                    "--set", "sizing.endpoints=1000000",
+                    "--set", "extraEnv[0].name=JAVA_TOOL_OPTIONS",
+                    "--set", "extraEnv[0].value=-Xmx200m")
+                .err())
+        .contains("JAVA_TOOL_OPTIONS and sizing.endpoints both set the heap");
+    assertThat(helmTemplate("--set", "resources.limits.memory=1Gi").err())
+        .contains("follow sizing.endpoints");
   }
 
   @Test

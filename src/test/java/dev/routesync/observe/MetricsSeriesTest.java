@@ -128,6 +128,10 @@ class MetricsSeriesTest {
       xds.pushed(type, Duration.ofMillis(3));
     }
 
+    metrics
+        .bindHeapBudget(HeapBudget.of(HeapBudget.DEFAULT_SHARE).orElseThrow(), () -> false)
+        .increment();
+
     Sidecars sidecars = new Sidecars();
     metrics.bindClients(sidecars);
     for (Protocol protocol : Protocol.values()) {

@@ -180,11 +180,17 @@ public final class EventRecorder implements AutoCloseable {
     }
   }
 
+  /** A cluster-scoped object's Events (a Node's) live in {@code default}, as the kubelet's do. */
+  static String eventNamespace(ObjectReference regarding) {
+    String namespace = regarding.getNamespace();
+    return namespace == null || namespace.isBlank() ? "default" : namespace;
+  }
+
   private Event event(EventSubject subject, Instant wall) {
     ObjectReference regarding = subject.regarding();
     return new EventBuilder()
         .withNewMetadata()
-        .withNamespace(regarding.getNamespace())
+        .withNamespace(eventNamespace(regarding))
         .withName(EventFields.name(regarding.getName(), subject.dedupKey()))
         .endMetadata()
         .withType("Warning")

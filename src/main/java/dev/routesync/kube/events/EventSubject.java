@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * @param dedupKey what makes two observations the same Event; never shown, only hashed into the
  *     Event's name
- * @param regarding the object the Event is about (the Pod); its namespace is the Event's
+ * @param regarding the object the Event is about (the Pod); its namespace is the Event's, and an
+ *     object without one (a Node) has its Events in {@code default}, as the kubelet's are
  * @param related a second object involved (the Service), or null
  * @param reason why, machine-readable, at most 128 characters (e.g. {@code
  *     PodNotInServiceEndpoints})
@@ -32,7 +33,6 @@ public record EventSubject(
   public EventSubject {
     requireText(dedupKey, "dedupKey");
     Objects.requireNonNull(regarding, "regarding");
-    requireText(regarding.getNamespace(), "regarding.namespace");
     requireText(regarding.getName(), "regarding.name");
     requireText(reason, "reason");
     requireText(action, "action");

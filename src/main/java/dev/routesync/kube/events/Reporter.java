@@ -10,6 +10,9 @@ public record Reporter(String controller, String instance) {
   /** The drift detector's controller name. */
   public static final String DRIFT_DETECTOR = "routesync.dev/drift-detector";
 
+  /** The agent's own controller name: Events about the agent itself, such as its heap budget. */
+  public static final String AGENT = "routesync.dev/agent";
+
   /** The API's limit on {@code reportingInstance}. */
   static final int INSTANCE_LIMIT = 128;
 

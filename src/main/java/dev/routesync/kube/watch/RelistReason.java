@@ -17,7 +17,9 @@ public enum RelistReason {
   /** fabric8 relisted in place after 410 Gone. */
   GONE,
   /** The watch looked connected but nothing arrived for {@code --watch-silence}. */
-  SILENT;
+  SILENT,
+  /** The watch was parked (the heap budget was spent) and is listing again. */
+  RESUMED;
 
   /** The metric label value, e.g. {@code outage}. */
   public String label() {

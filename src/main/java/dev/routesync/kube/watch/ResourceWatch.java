@@ -66,6 +66,8 @@ public final class ResourceWatch<T extends HasMetadata> {
   private final long startTimeoutNanos;
   private int generations;
   private boolean stopped;
+  // Held back (the heap budget is spent): no list, no watch, the sink keeps what it has.
+  private boolean parked;
 
   /**
    * @param context the sync context: all state, the timers and the sink run there
@@ -156,8 +158,44 @@ public final class ResourceWatch<T extends HasMetadata> {
     startGeneration(reason);
   }
 
+  /**
+   * Stops listing and watching until {@link #resume}: a list under way is given up (its objects
+   * become garbage), the served generation stops resuming, and no relist starts, whatever the
+   * timers say. The sink keeps what it was last handed, and the watch counts as down from now on,
+   * so the table turns stale after {@code --relist-after} as in an outage. For an agent whose heap
+   * cannot hold another list: serving what it has beats an OutOfMemoryError. Call on the sync
+   * context.
+   */
+  public void park() {
+    if (stopped || parked) {
+      return;
+    }
+    parked = true;
+    retry.cancel();
+    cancelPendingDeadline();
+    if (pending != null) {
+      pending.stop();
+      pending = null;
+    }
+    if (current != null) {
+      current.markFailed();
+      current.stop(); // its cache stays readable for the sink
+    }
+    connectivity.down();
+    LOG.warn("{} watch parked: no list and no watch until resumed", spec.kind());
+  }
+
+  /** Lists afresh after {@link #park}; nothing when not parked. Call on the sync context. */
+  public void resume() {
+    if (stopped || !parked) {
+      return;
+    }
+    parked = false;
+    startGeneration(RelistReason.RESUMED);
+  }
+
   private void startGeneration(RelistReason reason) {
-    if (stopped || pending != null) {
+    if (stopped || parked || pending != null) {
       return;
     }
     retry.cancel();
@@ -220,8 +258,8 @@ public final class ResourceWatch<T extends HasMetadata> {
   }
 
   private void onFailed(Generation<T> generation, Throwable error) {
-    if (stopped) {
-      return;
+    if (stopped || parked) {
+      return; // parked: what failed is what park() stopped
     }
     generation.markFailed();
     if (generation == pending) {

@@ -18,12 +18,20 @@ class EventSubjectTest {
     assertThatThrownBy(
             () ->
                 new EventSubject(
-                    "k", EventSubject.coreReference("Pod", null, "p", "u"), null, "R", "A", "n"))
-        .hasMessageContaining("regarding.namespace");
+                    "k", EventSubject.coreReference("Pod", "shop", " ", "u"), null, "R", "A", "n"))
+        .hasMessageContaining("regarding.name");
     assertThatThrownBy(() -> new EventSubject("k", POD, null, "R".repeat(129), "A", "n"))
         .hasMessageContaining("128");
     assertThatThrownBy(() -> new EventSubject("k", POD, null, "R", "", "n"))
         .hasMessageContaining("action");
+  }
+
+  @Test
+  void aClusterScopedObjectsEventsLiveInDefaultAsTheKubeletsDo() {
+    ObjectReference node = EventSubject.coreReference("Node", null, "node-a", null);
+    EventSubject subject = new EventSubject("k", node, null, "R", "A", "n");
+    assertThat(EventRecorder.eventNamespace(subject.regarding())).isEqualTo("default");
+    assertThat(EventRecorder.eventNamespace(POD)).isEqualTo("shop");
   }
 
   @Test

@@ -17,10 +17,13 @@ import io.vertx.junit5.Checkpoint;
 import io.vertx.junit5.Timeout;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -196,5 +199,80 @@ class ResourceWatchTest {
         .onComplete(
             testContext.succeeding(
                 ignored -> syncContext.runOnContext(v -> services.relist(RelistReason.RESYNC))));
+  }
+
+  @Test
+  void aParkedWatchNeitherListsNorWatchesUntilItResumes() throws Exception {
+    client.resource(service("web", true)).create();
+    List<List<String>> replacedWith = new CopyOnWriteArrayList<>();
+    List<String> heard = new CopyOnWriteArrayList<>();
+    ResourceWatch<Service> services = watch(recording(replacedWith, heard));
+    onSync(services::start);
+    services.initialSync().await(10, TimeUnit.SECONDS);
+    onSync(services::park);
+    assertThat(services.disconnectedNanos()).isPositive(); // the table it feeds turns stale
+
+    // A second watch of the same Services, never parked, witnesses that the change was sent.
+    List<String> witnessed = new CopyOnWriteArrayList<>();
+    ResourceWatch<Service> witness =
+        new ResourceWatch<>(
+            meshServices(),
+            settings().recovery(),
+            recording(new CopyOnWriteArrayList<>(), witnessed),
+            syncContext,
+            new VertxScheduler(vertx),
+            new Metrics(new SimpleMeterRegistry()).watch("Service"),
+            new Random(2),
+            () -> true);
+    try {
+      onSync(witness::start);
+      witness.initialSync().await(10, TimeUnit.SECONDS);
+      client.resource(service("api", true)).create();
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> witnessed.contains("api"));
+      onSync(
+          () ->
+              services.relist(
+                  RelistReason.RESYNC)); // what a resync timer or the silence watchdog would do
+      assertThat(heard).isEmpty();
+      assertThat(replacedWith).containsExactly(List.of("web"));
+
+      onSync(services::resume);
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () ->
+                  assertThat(replacedWith).containsExactly(List.of("web"), List.of("api", "web")));
+      assertThat(registry.get("routesync.relists").tag("reason", "resumed").counter().count())
+          .isEqualTo(1.0);
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> services.disconnectedNanos() == 0);
+    } finally {
+      onSync(witness::stop);
+    }
+  }
+
+  private WatchSink<Service> recording(List<List<String>> replacedWith, List<String> heard) {
+    return new WatchSink<>() {
+      @Override
+      public void replaced(Generation<Service> previous, Generation<Service> next) {
+        replacedWith.add(names(next));
+      }
+
+      @Override
+      public void event(WatchEvent<Service> event) {
+        heard.add(event.object().getMetadata().getName());
+      }
+    };
+  }
+
+  private void onSync(Runnable action) throws Exception {
+    Promise<Void> done = Promise.promise();
+    syncContext.runOnContext(
+        ignored -> {
+          action.run();
+          done.complete();
+        });
+    done.future().await(5, TimeUnit.SECONDS);
   }
 }
