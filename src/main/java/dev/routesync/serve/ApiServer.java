@@ -141,7 +141,7 @@ public final class ApiServer {
             freshness,
             staleSignal,
             hub,
-            encodings,
+            WatchSupply.of(encodings),
             observer,
             connection ->
                 sidecars().open(Protocol.WATCH, ConnectionPeers.idsOf(connection), WATCH_TYPES)));

@@ -14,6 +14,7 @@ import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableView;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -39,6 +40,10 @@ public final class HttpApi {
   private final FreshnessView freshness;
   private final DriftRoute drift = new DriftRoute();
   private final ClientsRoute clients = new ClientsRoute();
+  // Large lists are written a chunk at a time: two at once, 1,024 more waiting (each holds its
+  // request, nothing built), the rest told to retry.
+  private final AnswerSlots largeAnswers = new AnswerSlots(2, 1_024);
+  private Vertx vertx;
 
   /** For a table no watch feeds: stale only while {@code trust} is below SYNCED. */
   public HttpApi(TableView table, TableTrust trust) {
@@ -55,6 +60,7 @@ public final class HttpApi {
   }
 
   public Router router(Vertx vertx) {
+    this.vertx = vertx;
     Router router = Router.router(vertx);
     // First, before any route decodes a path or query parameter: a malformed escape there makes
     // Vert.x throw, which would surface as a 500.
@@ -62,6 +68,7 @@ public final class HttpApi {
     router.get("/v1/services").handler(this::listServices);
     router.get("/v1/services/:namespace/:name").handler(this::getService);
     router.get("/v1/status").handler(this::status);
+    router.get("/v1/summary").handler(this::summary);
     drift.install(router);
     clients.install(router);
     Errors.install(router);
@@ -104,7 +111,95 @@ public final class HttpApi {
     RoutingTable snapshot = table.current();
     Collection<ServiceEndpoints> services =
         all ? snapshot.services() : snapshot.servicesIn(namespace);
-    sendJson(ctx, 200, ProtoMapping.list(snapshot.version(), services, freshness));
+    if (endpoints(services) <= SMALL_ANSWER_ENDPOINTS) {
+      sendJson(ctx, 200, ProtoMapping.list(snapshot.version(), services, freshness));
+    } else if (!ServicesAnswer.send(
+        vertx, ctx, snapshot.version(), services, freshness, largeAnswers)) {
+      ctx.response().putHeader("retry-after", "1");
+      Errors.send(
+          ctx,
+          503,
+          "too many large GET /v1/services answers in progress; retry, or ask for one namespace"
+              + " (?namespace=) or one Service");
+    }
+  }
+
+  /**
+   * Up to this many endpoints (a few hundred KB of JSON) an answer is printed whole, at once;
+   * beyond, it is streamed ({@link ServicesAnswer}).
+   */
+  static final int SMALL_ANSWER_ENDPOINTS = 2_000;
+
+  private static long endpoints(Collection<ServiceEndpoints> services) {
+    long count = 0;
+    for (ServiceEndpoints service : services) {
+      count += service.endpoints().size();
+      if (count > SMALL_ANSWER_ENDPOINTS) {
+        return count; // large: no need to count the rest
+      }
+    }
+    return count;
+  }
+
+  /** The most rows {@code GET /v1/summary} lists (its {@code ?limit=} default and cap). */
+  static final int SUMMARY_ROWS = 500;
+
+  /**
+   * {@code GET /v1/summary?limit=N}: the table's totals and, for the first {@code N} Services in
+   * key order (at most {@link #SUMMARY_ROWS}), their endpoint counts and topology. What the status
+   * page shows every 2 s, bounded whatever the table's size: not the endpoints themselves.
+   */
+  private void summary(RoutingContext ctx) {
+    int limit;
+    try {
+      String asked = ctx.request().getParam("limit");
+      limit = asked == null ? SUMMARY_ROWS : Integer.parseInt(asked);
+    } catch (NumberFormatException e) {
+      Errors.send(ctx, 400, "limit must be a whole number from 0 to " + SUMMARY_ROWS);
+      return;
+    }
+    if (limit < 0 || limit > SUMMARY_ROWS) {
+      Errors.send(ctx, 400, "limit must be a whole number from 0 to " + SUMMARY_ROWS);
+      return;
+    }
+    if (notServable(ctx)) {
+      return;
+    }
+    RoutingTable snapshot = table.current();
+    JsonArray rows = new JsonArray();
+    for (ServiceEndpoints service : snapshot.services()) {
+      if (rows.size() >= limit) {
+        break;
+      }
+      rows.add(summaryRow(service));
+    }
+    JsonObject body =
+        new JsonObject()
+            .put("version", Long.toString(snapshot.version()))
+            .put("stale", freshness.stale())
+            .put("services_total", snapshot.serviceCount())
+            .put("endpoints_total", snapshot.endpointCount())
+            .put("services", rows);
+    sendJson(ctx, 200, body);
+  }
+
+  private static JsonObject summaryRow(ServiceEndpoints service) {
+    int ready = 0;
+    int terminating = 0;
+    for (var endpoint : service.endpoints()) {
+      ready += endpoint.ready() ? 1 : 0;
+      terminating += endpoint.terminating() ? 1 : 0;
+    }
+    return new JsonObject()
+        .put("namespace", service.key().namespace())
+        .put("name", service.key().name())
+        .put("endpoints", service.endpoints().size())
+        .put("ready", ready)
+        .put("terminating", terminating)
+        .put("topology", new JsonObject(ApiJson.compact(ProtoMapping.topology(service))))
+        .put(
+            "external_name",
+            service.traffic().isExternalName() ? service.traffic().externalName() : "");
   }
 
   private void status(RoutingContext ctx) {
@@ -116,16 +211,36 @@ public final class HttpApi {
     return ApiJson.compact(ProtoMapping.status(table.current(), freshness));
   }
 
+  /** The most characters of Services the debug bundle's {@code services.json} holds. */
+  static final int BUNDLE_SERVICES_CHARS = 4 * 1024 * 1024;
+
   /**
    * The body of {@code GET /v1/services}, every namespace: its 503 error body while the table is
-   * not servable (the debug bundle's {@code services.json}).
+   * not servable (the debug bundle's {@code services.json}). Held whole in memory, so cut after
+   * about {@link #BUNDLE_SERVICES_CHARS} of Services: then it lists the first ones, in key order,
+   * and says so in {@code truncated} and {@code services_total} (members a full answer lacks).
    */
   String servicesDocument() {
     if (!trust.servable()) {
       return Errors.body(503, trust.whyNotServable()).encode();
     }
     RoutingTable snapshot = table.current();
-    return ApiJson.compact(ProtoMapping.list(snapshot.version(), snapshot.services(), freshness));
+    ServicesJson json = ServicesJson.envelope(snapshot.version(), freshness);
+    StringBuilder out = new StringBuilder(json.head());
+    var services = snapshot.services().iterator();
+    int written = ServicesJson.appendUntil(out, services, 0, BUNDLE_SERVICES_CHARS);
+    if (!services.hasNext()) {
+      return out.append(json.tail()).toString();
+    }
+    // "...],<rest of the envelope>}" becomes "...],<rest>,"truncated":true,"services_total":N}".
+    String tail = json.tail();
+    return out.append(tail, 0, tail.length() - 1)
+        .append(",\"truncated\":true,\"services_total\":")
+        .append(snapshot.serviceCount())
+        .append(",\"services_listed\":")
+        .append(written)
+        .append('}')
+        .toString();
   }
 
   /** The body of {@code GET /v1/drift}. */

@@ -47,7 +47,7 @@ final class RegistryGrpc implements Service {
   private final FreshnessView freshness;
   private final StaleSignal staleSignal;
   private final StreamHub<HttpConnection, WatchStream> hub;
-  private final ServiceEncodings encodings;
+  private final WatchSupply supply;
   private final ServeObserver observer;
   private final Function<HttpConnection, SyncState> tracker;
 
@@ -60,7 +60,7 @@ final class RegistryGrpc implements Service {
       FreshnessView freshness,
       StaleSignal staleSignal,
       StreamHub<HttpConnection, WatchStream> hub,
-      ServiceEncodings encodings,
+      WatchSupply supply,
       ServeObserver observer,
       Function<HttpConnection, SyncState> tracker) {
     this.tracker = tracker;
@@ -69,7 +69,7 @@ final class RegistryGrpc implements Service {
     this.freshness = freshness;
     this.staleSignal = staleSignal;
     this.hub = hub;
-    this.encodings = encodings;
+    this.supply = supply;
     this.observer = observer;
   }
 
@@ -183,7 +183,7 @@ final class RegistryGrpc implements Service {
                       trust,
                       staleSignal,
                       observer,
-                      encodings,
+                      supply,
                       call.format(),
                       tracked(call.connection(), request, filter.get()));
               var connection = call.connection();

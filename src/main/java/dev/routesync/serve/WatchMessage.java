@@ -69,8 +69,13 @@ final class WatchMessage {
     return stale;
   }
 
-  /** The event's bytes: one copy of each upserted Service. */
+  /** The event's bytes, in a buffer. */
   Buffer toBuffer() {
+    return Buffer.buffer(toBytes());
+  }
+
+  /** The event's bytes: one copy of each upserted Service. */
+  byte[] toBytes() {
     int size = 0;
     if (version != 0) {
       size += CodedOutputStream.computeUInt64Size(VERSION, version);
@@ -116,6 +121,6 @@ final class WatchMessage {
     } catch (IOException e) {
       throw new UncheckedIOException("sizing a WatchEvent", e); // a bug: the size was computed
     }
-    return Buffer.buffer(bytes);
+    return bytes;
   }
 }

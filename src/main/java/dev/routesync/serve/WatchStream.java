@@ -17,6 +17,7 @@ import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.WireFormat;
 import io.vertx.grpc.server.GrpcServerResponse;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -45,7 +46,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the drain handler resumes. Threading: everything runs on the stream's connection context; {@link
  * #nudge} may be called from any thread.
  */
-final class WatchStream implements HubStream {
+final class WatchStream implements HubStream, WatchBytes.Waiter {
 
   private final Context context;
   private final GrpcServerResponse<?, WatchEvent> response;
@@ -54,7 +55,7 @@ final class WatchStream implements HubStream {
   private final TableTrust trust;
   private final StaleSignal staleSignal;
   private final ServeObserver observer;
-  private final ServiceEncodings encodings;
+  private final WatchSupply supply;
   private final boolean protobuf;
   // This stream's entry in GET /v1/clients: one type, "services".
   private final SyncState sync;
@@ -65,6 +66,8 @@ final class WatchStream implements HubStream {
   // The staleness the subscriber was last told (meaningful once started).
   private boolean sentStale;
   private boolean waitingForDrain;
+  // The next message does not fit the Watch streams' pending budget: woken by a release.
+  private boolean waitingForRoom;
   private boolean closed;
   // Messages handed to Vert.x and not yet written out, and who waits for that count to reach 0.
   private int unwritten;
@@ -79,7 +82,7 @@ final class WatchStream implements HubStream {
       TableTrust trust,
       StaleSignal staleSignal,
       ServeObserver observer,
-      ServiceEncodings encodings,
+      WatchSupply supply,
       WireFormat format,
       SyncState sync) {
     this.sync = sync;
@@ -90,7 +93,7 @@ final class WatchStream implements HubStream {
     this.trust = trust;
     this.staleSignal = staleSignal;
     this.observer = observer;
-    this.encodings = encodings;
+    this.supply = supply;
     this.protobuf = format == WireFormat.PROTOBUF;
   }
 
@@ -104,18 +107,30 @@ final class WatchStream implements HubStream {
     flush();
   }
 
-  /** The first message: only what changed since {@code resumeFrom}, or a full snapshot. */
+  /**
+   * The first message: only what changed since {@code resumeFrom}, or a full snapshot. Not started
+   * when it does not fit the pending budget: the room coming back starts it again.
+   */
   private void start() {
-    started = true;
     RoutingTable current = table.current();
     Optional<Set<ServiceKey>> changed =
         resumeFrom > 0 ? current.changedSince(resumeFrom) : Optional.empty();
     if (changed.isPresent()) {
       sentVersion = resumeFrom;
-      send(current, changed.get(), /* always= */ true);
+      started = send(current, changed.get(), /* always= */ true);
     } else {
-      sendSnapshot(current);
+      started = sendSnapshot(current);
     }
+  }
+
+  /** The pending budget has room again. Any thread. */
+  @Override
+  public void roomFreed() {
+    context.runOnContext(
+        ignored -> {
+          waitingForRoom = false;
+          flush();
+        });
   }
 
   /** A new table version was published. Any thread; coalesces to one task on the context. */
@@ -131,7 +146,7 @@ final class WatchStream implements HubStream {
   }
 
   private void flush() {
-    if (closed || ending || waitingForDrain) {
+    if (closed || ending || waitingForDrain || waitingForRoom) {
       return;
     }
     if (!started) {
@@ -159,7 +174,8 @@ final class WatchStream implements HubStream {
     if (current.version() == sentVersion) {
       if (staleSignal.stale() != sentStale) {
         // Staleness alone changed: say so at the version the subscriber already has.
-        write(event(current), current, null);
+        WatchMessage event = event(current);
+        write(event.toBytes(), event, 0, current, null);
       }
       return;
     }
@@ -175,7 +191,8 @@ final class WatchStream implements HubStream {
     send(current, changed.get(), /* always= */ false);
   }
 
-  private void send(RoutingTable current, Set<ServiceKey> changed, boolean always) {
+  /** Whether it was sent (or had nothing to send); false when it waits for the budget. */
+  private boolean send(RoutingTable current, Set<ServiceKey> changed, boolean always) {
     WatchMessage event = event(current);
     // The oldest trigger time among the changes this message carries (a resumed stream's first
     // message too: the subscriber had the versions before).
@@ -186,32 +203,57 @@ final class WatchStream implements HubStream {
       }
       Optional<ServiceEndpoints> service = current.get(key);
       if (service.isPresent()) {
-        event.upsert(encodings.encoded(service.get()));
+        event.upsert(supply.encodings().encoded(service.get()));
         carried.add(key, service.get().version());
       } else {
         event.remove(key);
       }
     }
-    sentVersion = current.version();
     // Versions that touch nothing this stream follows are skipped silently, unless the staleness
     // the subscriber knows is no longer true.
-    if (event.services() > 0 || always || event.stale() != sentStale) {
-      write(event, current, carried);
-    }
-  }
-
-  private void sendSnapshot(RoutingTable current) {
-    WatchMessage event = event(current).reset();
-    int count = 0;
-    for (ServiceEndpoints service : filter.snapshot(current)) {
-      event.upsert(encodings.encoded(service));
-      count++;
-    }
-    if (filter.services().isEmpty()) {
-      sync.subscribed(count); // a namespace or everything: what the snapshot held
+    if ((event.services() > 0 || always || event.stale() != sentStale)
+        && !write(event.toBytes(), event, event.services(), current, carried)) {
+      return false;
     }
     sentVersion = current.version();
-    write(event, current, null);
+    return true;
+  }
+
+  /**
+   * Every Service the stream follows. The all-namespaces one, what nearly every sidecar asks for,
+   * is assembled once per version and shared ({@link SharedSnapshots}). Whether it was sent; false
+   * when it waits for the budget.
+   */
+  private boolean sendSnapshot(RoutingTable current) {
+    WatchMessage event = event(current).reset();
+    boolean everything = filter.services().isEmpty() && filter.namespace().isEmpty();
+    byte[] bytes =
+        everything
+            ? supply
+                .snapshots()
+                .snapshot(
+                    current.version(),
+                    event.stale(),
+                    staleSignal.syncedAt().map(Instant::toEpochMilli).orElse(0L),
+                    () -> assemble(event, current))
+            : assemble(event, current);
+    // A shared snapshot was assembled in another stream's event: count from the table.
+    int services = everything ? current.serviceCount() : event.services();
+    if (!write(bytes, event, services, current, null)) {
+      return false;
+    }
+    if (filter.services().isEmpty()) {
+      sync.subscribed(services); // a namespace or everything: what the snapshot held
+    }
+    sentVersion = current.version();
+    return true;
+  }
+
+  private byte[] assemble(WatchMessage event, RoutingTable current) {
+    for (ServiceEndpoints service : filter.snapshot(current)) {
+      event.upsert(supply.encodings().encoded(service));
+    }
+    return event.toBytes();
   }
 
   /** An event at {@code current}'s version, with the table's staleness as of now. */
@@ -226,12 +268,22 @@ final class WatchStream implements HubStream {
   // A Watch has no acknowledgement: a message counts as acknowledged when Vert.x completes its
   // write (HTTP/2 flow control let it out, so the subscriber reads), and the stream is caught up
   // when nothing of it is left unwritten.
-  private void write(WatchMessage event, RoutingTable current, Carried carried) {
+  //
+  // The bytes are reserved from the Watch streams' pending budget until the write completes; a
+  // message that does not fit is not written, and the stream waits for room (false).
+  private boolean write(
+      byte[] message, WatchMessage event, int services, RoutingTable current, Carried carried) {
+    int size = message.length;
+    if (!supply.bytes().reserve(size)) {
+      waitingForRoom = true;
+      supply.bytes().awaitRoom(this, size);
+      return false;
+    }
     sentStale = event.stale();
     unwritten++;
     long version = event.version();
     sync.sent(0, version, 0, Math.max(current.builtAt().toEpochMilli(), 1));
-    Buffer bytes = event.toBuffer();
+    Buffer bytes = Buffer.buffer(message);
     Future<Void> written;
     if (protobuf) {
       written = response.writeMessage(GrpcMessage.message("identity", WireFormat.PROTOBUF, bytes));
@@ -240,6 +292,7 @@ final class WatchStream implements HubStream {
     }
     written.onComplete(
         result -> {
+          supply.bytes().release(size);
           unwritten--;
           if (result.succeeded()) {
             sync.delivered(0, version, carried);
@@ -253,7 +306,8 @@ final class WatchStream implements HubStream {
             waiting.run();
           }
         });
-    observer.watchMessage(event.services());
+    observer.watchMessage(services);
+    return true;
   }
 
   private static WatchEvent parse(Buffer bytes) {
@@ -294,6 +348,7 @@ final class WatchStream implements HubStream {
   void endCleanly() {
     if (!closed) {
       closed = true;
+      supply.bytes().forget(this);
       sync.closed();
       response.end();
       observer.grpcCall(GrpcMethod.WATCH, GrpcStatus.OK);
@@ -304,6 +359,7 @@ final class WatchStream implements HubStream {
   @Override
   public void closed() {
     closed = true;
+    supply.bytes().forget(this);
     sync.closed();
   }
 

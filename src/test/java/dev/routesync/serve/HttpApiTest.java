@@ -104,6 +104,62 @@ class HttpApiTest {
   }
 
   @Test
+  void aLargeListIsStreamedAndIsTheSameDocumentAsOnePrintedWhole() throws Exception {
+    Map<ServiceKey, List<Endpoint>> large = new java.util.LinkedHashMap<>();
+    Port http8080 = new Port("http", 8080, "TCP");
+    int perService = 500;
+    for (int s = 0; s < 20; s++) { // 10,000 endpoints: past SMALL_ANSWER_ENDPOINTS, many chunks
+      List<Endpoint> endpoints = new java.util.ArrayList<>();
+      for (int e = 0; e < perService; e++) {
+        endpoints.add(
+            new Endpoint(
+                "10.1." + s + "." + (e % 250) + (e >= 250 ? "0" : ""),
+                List.of(http8080),
+                "zone-a",
+                "node-" + e,
+                "pod-" + s + "-" + e,
+                true,
+                true,
+                false));
+      }
+      large.put(new ServiceKey("big", "svc-" + s), endpoints);
+    }
+    table.publish(states(large), List.of());
+    var snapshot = table.current();
+    String whole =
+        dev.routesync.api.ApiJson.compact(
+            ProtoMapping.list(
+                snapshot.version(),
+                snapshot.servicesIn("big"),
+                dev.routesync.table.Freshness.unwatched(TableTrust.synced())));
+    assertThat(whole.length()).isGreaterThan(2 * ServicesAnswer.CHUNK_CHARS);
+
+    UdsHttp.Reply reply = http.request("GET", "/v1/services?namespace=big");
+    assertThat(reply.status()).isEqualTo(200);
+    assertThat(reply.contentType()).isEqualTo("application/json");
+    assertThat(reply.body()).isEqualTo(whole);
+  }
+
+  @Test
+  void theSummaryCountsEachServicesEndpointsWithoutListingThem() throws Exception {
+    JsonObject summary = http.get("/v1/summary").json();
+    assertThat(summary.getInteger("services_total")).isEqualTo(3);
+    assertThat(summary.getInteger("endpoints_total")).isEqualTo(3);
+    JsonArray rows = summary.getJsonArray("services");
+    assertThat(rows).hasSize(3);
+    JsonObject cart = rows.getJsonObject(1); // key order: billing/ledger, shop/cart, shop/empty
+    assertThat(cart.getString("name")).isEqualTo("cart");
+    assertThat(cart.getInteger("endpoints")).isEqualTo(2);
+    assertThat(cart.getInteger("ready")).isEqualTo(2);
+    assertThat(cart.getInteger("terminating")).isZero();
+    assertThat(cart.containsKey("topology")).isTrue();
+    assertThat(rows.getJsonObject(0).getInteger("terminating")).isEqualTo(1);
+    assertThat(http.get("/v1/summary?limit=1").json().getJsonArray("services")).hasSize(1);
+    assertThat(http.get("/v1/summary?limit=501").status()).isEqualTo(400);
+    assertThat(http.get("/v1/summary?limit=x").json().getString("error")).contains("limit");
+  }
+
+  @Test
   void filtersByNamespace() throws Exception {
     JsonObject body = http.get("/v1/services?namespace=shop").json();
     assertThat(body.getJsonArray("services")).hasSize(2);

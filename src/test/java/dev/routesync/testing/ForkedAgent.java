@@ -88,8 +88,26 @@ public final class ForkedAgent implements AutoCloseable {
     return start(/* logApart= */ true, env, extraArgs);
   }
 
+  /**
+   * The agent itself ({@code routesync agent}, not the demo) against the API server of {@code
+   * kubeconfig}: a mock in the test's JVM, so a large cluster costs the test's heap, not the
+   * agent's.
+   */
+  public static ForkedAgent agent(Path kubeconfig, String... extraArgs) throws IOException {
+    List<String> args = new ArrayList<>();
+    args.add("--kubeconfig=" + kubeconfig);
+    args.addAll(List.of(extraArgs));
+    return start("agent", /* logApart= */ false, java.util.Map.of(), args.toArray(String[]::new));
+  }
+
   private static ForkedAgent start(
       boolean logApart, java.util.Map<String, String> env, String... extraArgs) throws IOException {
+    return start("demo", logApart, env, extraArgs);
+  }
+
+  private static ForkedAgent start(
+      String subcommand, boolean logApart, java.util.Map<String, String> env, String... extraArgs)
+      throws IOException {
     // Short: a Unix socket path must stay under 108 bytes.
     Path dir = Files.createTempDirectory(Path.of("/tmp"), "fa");
     Path socket = dir.resolve("rs.sock");
@@ -104,7 +122,7 @@ public final class ForkedAgent implements AutoCloseable {
           "-Dlogback.configurationFile=" + ForkedAgent.class.getResource("/logback.xml").getPath());
     }
     command.add(MAIN_CLASS);
-    command.add("demo");
+    command.add(subcommand);
     command.add("--socket=" + socket);
     command.add("--admin-host=127.0.0.1");
     command.add("--admin-port=" + adminPort);

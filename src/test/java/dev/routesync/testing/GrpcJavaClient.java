@@ -71,6 +71,9 @@ public final class GrpcJavaClient implements AutoCloseable {
   private static NettyChannelBuilder builder(Path socket) {
     return NettyChannelBuilder.forAddress(new DomainSocketAddress(socket.toString()))
         .channelType(EpollDomainSocketChannel.class)
+        // A Watch snapshot of every namespace is one message: ~10 MB at 150,000 endpoints, past
+        // grpc-java's 4 MiB default, which a sidecar following everything raises as well.
+        .maxInboundMessageSize(64 << 20)
         .usePlaintext();
   }
 
