@@ -1,6 +1,7 @@
 package dev.routesync.observe;
 
 import dev.routesync.serve.CloseReason;
+import dev.routesync.serve.DebugRefusal;
 import dev.routesync.serve.GrpcMethod;
 import dev.routesync.serve.Listener;
 import dev.routesync.serve.ServeObserver;
@@ -46,6 +47,7 @@ final class ServeMetrics implements ServeObserver {
   private final UidConnections byUid;
   private final UidRefusals refusals;
   private final Map<Listener, Counter> bodyTimeouts;
+  private final Map<DebugRefusal, Counter> debugRefused;
 
   ServeMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -99,6 +101,15 @@ final class ServeMetrics implements ServeObserver {
             Listener.class,
             "listener",
             Listener::label);
+    this.debugRefused =
+        Meters.perConstant(
+            registry,
+            "routesync.debug.requests.refused",
+            "Requests the debug listener refused: a Host that is not loopback, or a change from"
+                + " another origin",
+            DebugRefusal.class,
+            "reason",
+            DebugRefusal::label);
   }
 
   @Override
@@ -174,5 +185,10 @@ final class ServeMetrics implements ServeObserver {
   @Override
   public void bodyTimedOut(Listener listener) {
     bodyTimeouts.get(listener).increment();
+  }
+
+  @Override
+  public void debugRequestRefused(DebugRefusal why) {
+    debugRefused.get(why).increment();
   }
 }

@@ -48,6 +48,10 @@ import java.util.function.Supplier;
  *       whole process's, {@code POST /logging?dev.routesync.kube=debug} one logger's (Envoy's admin
  *       convention).
  * </ul>
+ *
+ * <p>Before any of these, {@link DebugRequestGate} refuses a request whose {@code Host} is not
+ * loopback, and a change ({@code POST}) from another origin: a browser on the operator's machine
+ * can reach the port-forward too.
  */
 public final class DebugServer {
 
@@ -66,6 +70,7 @@ public final class DebugServer {
   private final Optional<LogLevels> levels;
   private final ConnectionGuards guards;
   private final ConnectionGuard guard;
+  private final DebugRequestGate gate;
   private final Buffer page;
   private final AtomicBoolean building = new AtomicBoolean();
   private volatile Supplier<JsonObject> configuration =
@@ -77,6 +82,7 @@ public final class DebugServer {
   /**
    * @param api the socket's read API, whose routes it serves too
    * @param guards the Vert.x instance's connection guards (or {@link ConnectionGuards#none()})
+   * @param observer counts the connections and the refused requests
    */
   public DebugServer(
       Vertx vertx,
@@ -98,11 +104,14 @@ public final class DebugServer {
     this.levels = levels;
     this.guards = guards;
     this.guard = guards.enabled() ? ConnectionGuard.debug(limits, observer) : null;
+    this.gate = new DebugRequestGate(observer, new DebugRefusalLog(System::nanoTime));
     this.page = Buffer.buffer(resource(STATUS_PAGE));
   }
 
   public Future<Integer> listen() {
     Router router = api.router(vertx);
+    // Before the read API's routes, which api.router added first.
+    router.route().order(-1).handler(gate);
     router.get("/").handler(ctx -> ctx.redirect("/status"));
     router.get("/status").handler(this::statusPage);
     router.get("/debug/logs").handler(this::logs);

@@ -59,4 +59,7 @@ public interface ServeObserver {
    * the body timeout.
    */
   void bodyTimedOut(Listener listener);
+
+  /** The debug listener refused a request before any route saw it ({@link DebugRequestGate}). */
+  void debugRequestRefused(DebugRefusal why);
 }

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.routesync.logs.LogLevels;
 import dev.routesync.logs.RecentLines;
+import dev.routesync.observe.Metrics;
 import dev.routesync.serve.ConnectionGuards;
 import dev.routesync.serve.ConnectionLimits;
 import dev.routesync.serve.DebugServer;
 import dev.routesync.serve.HttpApi;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -52,7 +54,7 @@ class DebugBundleCliTest {
             LogLevels.ofProcess(),
             ConnectionGuards.none(),
             ConnectionLimits.DEFAULT,
-            null);
+            new Metrics(new SimpleMeterRegistry()).serve());
     port = server.listen().await(10, TimeUnit.SECONDS);
   }
 

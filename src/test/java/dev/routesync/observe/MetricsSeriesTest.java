@@ -103,6 +103,9 @@ class MetricsSeriesTest {
     for (dev.routesync.serve.Listener listener : dev.routesync.serve.Listener.values()) {
       metrics.serve().bodyTimedOut(listener);
     }
+    for (dev.routesync.serve.DebugRefusal why : dev.routesync.serve.DebugRefusal.values()) {
+      metrics.serve().debugRequestRefused(why);
+    }
     DriftObserver drift = metrics.drift();
     DriftObserver.PortSeries quote = new DriftObserver.PortSeries("shop", "quote", "http");
     for (MissingReason reason : MissingReason.values()) {

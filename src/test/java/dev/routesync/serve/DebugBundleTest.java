@@ -8,12 +8,14 @@ import dev.routesync.config.AgentOptions;
 import dev.routesync.config.FlagTypes;
 import dev.routesync.logs.LogLevels;
 import dev.routesync.logs.RecentLines;
+import dev.routesync.observe.Metrics;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import dev.routesync.testing.Http1;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -90,7 +92,7 @@ class DebugBundleTest {
                 LogLevels.ofProcess(),
                 ConnectionGuards.none(),
                 ConnectionLimits.DEFAULT,
-                null)
+                new Metrics(new SimpleMeterRegistry()).serve())
             .describeConfiguration(
                 config(),
                 Map.of(
@@ -185,7 +187,7 @@ class DebugBundleTest {
             LogLevels.ofProcess(),
             ConnectionGuards.none(),
             ConnectionLimits.DEFAULT,
-            null);
+            new Metrics(new SimpleMeterRegistry()).serve());
     base = "http://127.0.0.1:" + server.listen().await(10, TimeUnit.SECONDS);
 
     Path bundle = extract(fetch().body());

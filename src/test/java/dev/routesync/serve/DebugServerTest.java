@@ -3,14 +3,18 @@ package dev.routesync.serve;
 import static dev.routesync.testing.TableStates.states;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import dev.routesync.logs.LogLevels;
 import dev.routesync.logs.RecentLines;
+import dev.routesync.observe.Metrics;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import dev.routesync.testing.Http1;
+import dev.routesync.testing.LogCapture;
+import dev.routesync.testing.RawConnection;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -19,6 +23,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -27,11 +32,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
 
 /**
  * The debug listener over real HTTP on loopback: the status page and what it reads, the log levels
- * changed at run time, and the bad requests refused with a JSON body.
+ * changed at run time, the bad requests refused with a JSON body, and the requests a browser sends
+ * for another site refused (a foreign {@code Host}: DNS rebinding; a foreign {@code Origin} on a
+ * POST: a cross-site write).
  */
 @ExtendWith(VertxExtension.class)
 @Timeout(60)
@@ -41,11 +50,16 @@ class DebugServerTest {
 
   private final TableWriter table = new TableWriter(Clock.systemUTC(), 16);
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  // The agent's own meters, apart from the registry /debug/meters shows.
+  private final SimpleMeterRegistry counted = new SimpleMeterRegistry();
   private DebugServer server;
+  private String rootLevel;
+  private int port;
   private String base;
 
   @BeforeEach
   void start(Vertx vertx) throws Exception {
+    rootLevel = LogLevels.ofProcess().orElseThrow().levels().get(LogLevels.ROOT);
     server =
         new DebugServer(
             vertx,
@@ -57,8 +71,9 @@ class DebugServerTest {
             LogLevels.ofProcess(),
             ConnectionGuards.none(),
             ConnectionLimits.DEFAULT,
-            null);
-    base = "http://127.0.0.1:" + server.listen().await(10, TimeUnit.SECONDS);
+            new Metrics(counted).serve());
+    port = server.listen().await(10, TimeUnit.SECONDS);
+    base = "http://127.0.0.1:" + port;
     table.publish(
         states(
             Map.of(
@@ -80,6 +95,7 @@ class DebugServerTest {
   void stop() throws Exception {
     server.close().await(10, TimeUnit.SECONDS);
     LogLevels.ofProcess().orElseThrow().set(LOGGER, "info");
+    LogLevels.ofProcess().orElseThrow().set(LogLevels.ROOT, rootLevel);
   }
 
   @Test
@@ -153,6 +169,169 @@ class DebugServerTest {
         .contains("\"name\":\"routesync.relists\"", "\"reason\":\"gone\"", "\"value\":2.0")
         .doesNotContain("jvm.other");
   }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"/status", "/debug/bundle", "/debug/logs", "/v1/clients", "/logging", "/nothing"})
+  void aRequestForAForeignHostIsRefusedWhateverItAsks(String path) throws Exception {
+    // What a page on evil.example sends once its name resolves to 127.0.0.1 (DNS rebinding).
+    Answer answer = send("GET", path, "Host: evil.example:" + port);
+
+    assertThat(answer.status()).isEqualTo(421);
+    assertThat(new JsonObject(answer.body()).getString("error")).contains("loopback");
+    assertThat(refused("host")).isEqualTo(1.0);
+  }
+
+  @Test
+  void aForeignHostCannotChangeALevelEvenFromItsOwnOrigin() throws Exception {
+    Answer answer =
+        send(
+            "POST",
+            "/logging?" + LOGGER + "=trace",
+            "Host: evil.example:" + port,
+            "Origin: http://evil.example:" + port);
+
+    assertThat(answer.status()).isEqualTo(421);
+    assertThat(levels().getString(LOGGER)).isNotEqualTo("trace");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "localhost:PORT",
+        "127.0.0.1:PORT",
+        "[::1]:PORT",
+        "LocalHost:PORT",
+        "localhost",
+        "127.0.0.1",
+        "[::1]",
+        "127.8.9.10:PORT",
+        "[0:0:0:0:0:0:0:1]:PORT",
+        // kubectl port-forward 8080:9902: the browser names the workstation's port, not ours
+        "localhost:8080"
+      })
+  void loopbackHostsAreServedWithAnyPort(String host) throws Exception {
+    String header = "Host: " + host.replace("PORT", Integer.toString(port));
+    for (String path : List.of("/status", "/debug/logs", "/v1/clients")) {
+      assertThat(send("GET", path, header).status()).as(header + " " + path).isEqualTo(200);
+    }
+    assertThat(refused("host")).isZero();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "Origin: http://evil.example",
+        // another local server's page (a dev server on 3000) is another origin
+        "Origin: http://127.0.0.1:3000",
+        "Origin: https://127.0.0.1:PORT",
+        // sandboxed frames, data: URLs, some redirects
+        "Origin: null",
+        "Sec-Fetch-Site: cross-site",
+        "Sec-Fetch-Site: same-site"
+      })
+  void aPostFromAnotherOriginIsRefusedAndChangesNoLevel(String header) throws Exception {
+    Answer answer =
+        send(
+            "POST",
+            "/logging?level=trace&" + LOGGER + "=trace",
+            "Host: 127.0.0.1:" + port,
+            header.replace("PORT", Integer.toString(port)));
+
+    assertThat(answer.status()).isEqualTo(403);
+    assertThat(new JsonObject(answer.body()).getString("error")).contains("origin");
+    assertThat(levels().getString(LOGGER)).isNotEqualTo("trace");
+    assertThat(levels().getString("root")).isEqualTo(rootLevel);
+    assertThat(refused("origin")).isEqualTo(1.0);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "Origin: http://127.0.0.1:PORT",
+        "Sec-Fetch-Site: same-origin",
+        // typed into the address bar, a bookmark
+        "Sec-Fetch-Site: none",
+        // curl, routesync's CLI: no browser, no Origin
+        "User-Agent: curl/8.5.0"
+      })
+  void aPostFromTheListenersOwnOriginOrFromNoBrowserChangesTheLevel(String header)
+      throws Exception {
+    Answer answer =
+        send(
+            "POST",
+            "/logging?" + LOGGER + "=debug",
+            "Host: 127.0.0.1:" + port,
+            header.replace("PORT", Integer.toString(port)));
+
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(levels().getString(LOGGER)).isEqualTo("debug");
+    assertThat(refused("origin")).isZero();
+  }
+
+  @Test
+  void theOwnOriginIsTheHostTheBrowserNamedSoAPortForwardOnAnotherPortWorks() throws Exception {
+    Answer answer =
+        send(
+            "POST",
+            "/logging?" + LOGGER + "=debug",
+            "Host: localhost:8080",
+            "Origin: http://localhost:8080",
+            "Sec-Fetch-Site: same-origin");
+
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(levels().getString(LOGGER)).isEqualTo("debug");
+  }
+
+  @Test
+  void aGetFromThePagesOwnOriginIsServed() throws Exception {
+    // What status.html's fetch() sends.
+    Answer answer =
+        send(
+            "GET",
+            "/v1/services",
+            "Host: 127.0.0.1:" + port,
+            "Origin: http://127.0.0.1:" + port,
+            "Sec-Fetch-Site: same-origin");
+
+    assertThat(answer.status()).isEqualTo(200);
+  }
+
+  @Test
+  void refusalsAreCountedEachButLoggedOnceAMinute() throws Exception {
+    try (LogCapture log = new LogCapture("dev.routesync.serve", Level.WARN)) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(send("GET", "/debug/logs", "Host: evil.example").status()).isEqualTo(421);
+      }
+      assertThat(refused("host")).isEqualTo(3.0);
+      assertThat(log.atLeast(Level.WARN))
+          .singleElement()
+          .asString()
+          .contains("debug listener", "Host");
+    }
+  }
+
+  private double refused(String reason) {
+    var counter = counted.find("routesync.debug.requests.refused").tag("reason", reason).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  /** One HTTP/1.1 request with exactly these headers, as a browser or an attacker writes it. */
+  private Answer send(String method, String path, String... headers) throws Exception {
+    StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\n");
+    for (String header : headers) {
+      request.append(header).append("\r\n");
+    }
+    request.append("Content-Length: 0\r\nConnection: close\r\n\r\n");
+    try (RawConnection connection = RawConnection.tcp(port)) {
+      String answer = connection.write(request.toString()).readToEnd(Duration.ofSeconds(10));
+      int end = answer.indexOf("\r\n\r\n");
+      assertThat(end).as("a whole answer: " + answer).isPositive();
+      return new Answer(Integer.parseInt(answer.substring(9, 12)), answer.substring(end + 4));
+    }
+  }
+
+  private record Answer(int status, String body) {}
 
   private JsonObject levels() throws Exception {
     return new JsonObject(Http1.get(base + "/logging").body()).getJsonObject("levels");
