@@ -148,7 +148,11 @@ class ServingStormTest {
                 new HttpClientOptions().setIdleTimeout(120), new PoolOptions().setHttp1MaxSize(1));
         answers.add(bodyBytes(own, refused));
       }
-      Future.join(answers).await(STORM_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      try {
+        Future.join(answers).await(STORM_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      } catch (Exception e) {
+        throw new AssertionError("not every list was answered; the agent's log:\n" + tail(agent.log()), e);
+      }
       assertThat(agent.alive()).as("the agent is alive:\n%s", tail(agent.log())).isTrue();
       assertThat(refused).hasValue(0);
       long first = answers.get(0).result();
