@@ -10,6 +10,8 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One {@code GET /v1/services} answer too large to build whole: written in chunks of about {@link
@@ -23,6 +25,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (HTTP/1.1) or DATA frames (HTTP/2). A client that goes away ends it at the next chunk.
  */
 final class ServicesAnswer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServicesAnswer.class);
 
   /** About this many characters of JSON a chunk (the last Service may take it over). */
   static final int CHUNK_CHARS = 64 * 1024;
@@ -100,6 +104,10 @@ final class ServicesAnswer {
               }
               if (chunk.failed()) {
                 // A Service that does not print is a defect; the 200 is already out, so cut it.
+                LOG.warn(
+                    "GET /v1/services cut after {} Services: a chunk failed",
+                    written,
+                    chunk.cause());
                 response.reset();
                 end();
                 return;

@@ -93,7 +93,8 @@ class ServingStormTest {
     dir = Files.createTempDirectory(Path.of("/tmp"), "storm");
     Path kubeconfig = dir.resolve("kubeconfig");
     Files.writeString(kubeconfig, Kubeconfigs.withToken("mock", cluster.url(), "token"));
-    agent = ForkedAgent.agent(kubeconfig, "--drift-detector=false");
+    // The shortest body timeout: a list that waits its turn longer must still be answered.
+    agent = ForkedAgent.agent(kubeconfig, "--drift-detector=false", "--body-timeout=1s");
   }
 
   @AfterEach
@@ -151,7 +152,12 @@ class ServingStormTest {
       try {
         Future.join(answers).await(STORM_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       } catch (Exception e) {
-        throw new AssertionError("not every list was answered; the agent's log:\n" + tail(agent.log()), e);
+        throw new AssertionError(
+            "not every list was answered; the agent's connection meters:\n"
+                + connectionMeters()
+                + "\nits log:\n"
+                + tail(agent.log()),
+            e);
       }
       assertThat(agent.alive()).as("the agent is alive:\n%s", tail(agent.log())).isTrue();
       assertThat(refused).hasValue(0);
@@ -183,6 +189,20 @@ class ServingStormTest {
               response.handler(chunk -> bytes.addAndGet(chunk.length()));
               return response.end().map(ignored -> bytes.get());
             });
+  }
+
+  private String connectionMeters() {
+    try {
+      String metrics =
+          dev.routesync.testing.Http1.get("http://127.0.0.1:" + agent.adminPort() + "/metrics")
+              .body();
+      return metrics
+          .lines()
+          .filter(l -> l.startsWith("routesync_connections") || l.startsWith("routesync_uid"))
+          .collect(java.util.stream.Collectors.joining("\n"));
+    } catch (Exception e) {
+      return "(no metrics: " + e + ")";
+    }
   }
 
   private static String tail(String log) {
