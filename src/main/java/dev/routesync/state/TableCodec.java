@@ -73,7 +73,8 @@ import java.util.zip.CRC32C;
  *         writes the header, which holds the body's length, last)
  * </pre>
  *
- * Every count and string is bounded by {@link TableLimits}, when written as when read.
+ * Every count and string is bounded by {@link TableLimits}, which translation keeps every table
+ * within: so a table the agent publishes always encodes, and reads back.
  *
  * <p>Decoding is all or nothing: the checksum is verified over the whole file before anything is
  * built, then the body is parsed strictly (keys strictly ascending, versions within the table's,
@@ -205,6 +206,7 @@ public final class TableCodec {
 
   // The writer refuses what the reader would refuse, so that a table over a limit fails its write
   // (the last good file stays, and ages) instead of replacing that file with one no start can load.
+  // Translation keeps every table within the limits; reaching one here is a bug to hear about.
   private static void writeBody(RoutingTable table, DataOutputStream out) throws IOException {
     writeCount(out, table.serviceCount(), "Services", MAX_SERVICES);
     for (ServiceEndpoints entry : table.services()) {

@@ -2,7 +2,16 @@ package dev.routesync.table;
 
 /**
  * The most a table holds, in one place: the state file's format bounds every count and string it
- * reads by these ({@code state/TableCodec}), and its writer refuses a table over them.
+ * reads by these ({@code state/TableCodec}), and its writer refuses a table over them. Translation
+ * keeps each entry within them where it makes it ({@code kube/translate/OverLimits}, {@code
+ * kube/ServicePorts}) and counts what it cut, so that one object the API server accepted never
+ * makes every node's state file unwritable or unreadable.
+ *
+ * <p>Two limits no one object can reach: {@link #MAX_SERVICES} and {@link
+ * #MAX_ENDPOINTS_PER_SERVICE} bound a whole table and a whole Service (a thousand slices or more).
+ * A million endpoints is over six times the most Kubernetes supports in a cluster and the most the
+ * agent's sizing goes to (docs/install.md), so translation does not cut at them; a table over one
+ * fails its write, and the last file written stays.
  */
 public final class TableLimits {
 
