@@ -66,12 +66,7 @@ record WatchWiring(
     ServicePorts servicePorts = new ServicePorts();
     ServiceCache<T> cache =
         new ServiceCache<>(
-            kind,
-            skips,
-            servicePorts::portsOf,
-            servicePorts::trafficOf,
-            topology,
-            servicePorts::externalNameSkipOf);
+            kind, skips, servicePorts::portsOf, servicePorts::trafficOf, topology, servicePorts);
     Coalescer newCoalescer =
         new Coalescer(
             new VertxScheduler(vertx),

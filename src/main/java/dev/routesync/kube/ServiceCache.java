@@ -39,7 +39,7 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
   private final Function<ServiceKey, List<Port>> declaredPorts;
   private final Function<ServiceKey, ServiceTraffic> traffic;
   private final Supplier<NodeLocality> here;
-  private final Function<ServiceKey, Optional<Skip>> serviceSkip;
+  private final ServiceSkips serviceSkips;
   private volatile Generation<T> current;
 
   /** A cache that knows no Service's declared ports. */
@@ -67,12 +67,12 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
       Function<ServiceKey, List<Port>> declaredPorts,
       Function<ServiceKey, ServiceTraffic> traffic,
       Supplier<NodeLocality> here) {
-    this(kind, skips, declaredPorts, traffic, here, key -> Optional.empty());
+    this(kind, skips, declaredPorts, traffic, here, ServiceSkips.NONE);
   }
 
   /**
-   * @param serviceSkip what is malformed in the Service itself ({@link
-   *     ServicePorts#externalNameSkipOf}), counted once per version like an object's skips
+   * @param serviceSkips what was skipped or cut of the Service object itself ({@link
+   *     ServicePorts}), counted once per version like its objects' skips
    */
   public ServiceCache(
       WatchedKind<T> kind,
@@ -80,8 +80,8 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
       Function<ServiceKey, List<Port>> declaredPorts,
       Function<ServiceKey, ServiceTraffic> traffic,
       Supplier<NodeLocality> here,
-      Function<ServiceKey, Optional<Skip>> serviceSkip) {
-    this.serviceSkip = serviceSkip;
+      ServiceSkips serviceSkips) {
+    this.serviceSkips = serviceSkips;
     this.skips = skips;
     this.declaredPorts = declaredPorts;
     this.traffic = traffic;
@@ -114,8 +114,14 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
       }
     }
     ServiceTraffic settings = traffic.apply(key);
-    Translation merged = ServiceMerge.merge(translations, settings);
-    counted.firstSeen(key, merged.skips()).forEach(skips::report);
+    Translation merged = ServiceMerge.merge(translations, settings, key);
+    List<Skip> found = merged.skips();
+    Optional<Skip> portsCut = serviceSkips.portsSkipOf(key);
+    if (portsCut.isPresent()) {
+      found = new ArrayList<>(found);
+      found.add(portsCut.get());
+    }
+    counted.firstSeen(key, found).forEach(skips::report);
     return Optional.of(
         new Found(
             ServiceState.decided(
@@ -131,16 +137,18 @@ public final class ServiceCache<T extends HasMetadata> implements EndpointLookup
    * counted as skipped and not served.
    */
   private Optional<Found> withoutObjects(ServiceKey key) {
-    Optional<Skip> malformed = serviceSkip.apply(key);
+    Optional<Skip> malformed = serviceSkips.externalNameSkipOf(key);
     if (malformed.isPresent()) {
       counted.firstSeen(key, List.of(malformed.get())).forEach(skips::report);
       return Optional.empty();
     }
-    counted.forget(key);
     ServiceTraffic settings = traffic.apply(key);
     if (!settings.isExternalName()) {
+      counted.forget(key);
       return Optional.empty();
     }
+    // Served: a cut of its declared ports is news, as with objects.
+    counted.firstSeen(key, serviceSkips.portsSkipOf(key).stream().toList()).forEach(skips::report);
     return Optional.of(
         new Found(
             ServiceState.decided(List.of(), declaredPorts.apply(key), settings, here.get()),

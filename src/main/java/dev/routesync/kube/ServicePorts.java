@@ -8,6 +8,7 @@ import dev.routesync.rules.CompactServices;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceTraffic;
+import dev.routesync.table.TableLimits;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
@@ -16,6 +17,7 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -35,7 +37,7 @@ import java.util.function.Function;
  *
  * <p>Threading: read and swapped on the sync context.
  */
-public final class ServicePorts {
+public final class ServicePorts implements ServiceSkips {
 
   /**
    * Services per page of the list and of every relist, as client-go's informers page: at 40,000
@@ -140,6 +142,7 @@ public final class ServicePorts {
    * (the compact form drops one over {@value ServiceTraffic#MAX_EXTERNAL_NAME_CHARS} characters):
    * it is not served, and counted once per version like a malformed slice.
    */
+  @Override
   public Optional<Skip> externalNameSkipOf(ServiceKey key) {
     Generation<Service> generation = current;
     ItemStore<Service> store = generation == null ? null : generation.itemStore(key.namespace());
@@ -170,16 +173,66 @@ public final class ServicePorts {
   }
 
   /**
+   * The skip of a Service whose declared ports were cut to what a table entry holds ({@link
+   * #portsOf(Service)}), counted once per version like a slice's skips; empty for any other.
+   */
+  @Override
+  public Optional<Skip> portsSkipOf(ServiceKey key) {
+    Service service = served(key.toString());
+    if (service == null) {
+      return Optional.empty();
+    }
+    Declared declared = declared(service);
+    if (declared.ports().size() <= TableLimits.MAX_PORTS && declared.overLong() == 0) {
+      return Optional.empty();
+    }
+    String detail =
+        declared.overLong() > 0
+            ? declared.overLong()
+                + " ports with a name or protocol over the "
+                + TableLimits.MAX_STRING_BYTES
+                + " bytes a table string holds: left out"
+            : String.format(
+                Locale.ROOT,
+                "%,d ports, over the %,d a table entry holds: the first %,d by name kept",
+                declared.ports().size(),
+                TableLimits.MAX_PORTS,
+                TableLimits.MAX_PORTS);
+    return Optional.of(
+        new Skip(
+            SkipReason.OVER_STATE_LIMITS,
+            KIND + " " + key,
+            Skip.resourceVersionOf(service),
+            detail));
+  }
+
+  /**
    * A Service's declared ports as the table keeps them: the name ({@code ""} when unnamed), the
    * Service {@code port} and the protocol (TCP when omitted), sorted by name. A port the API server
-   * would have refused (a number out of range) is left out rather than fail the whole Service.
+   * would have refused (a number out of range, a name or protocol longer than a table string) is
+   * left out rather than fail the whole Service. Of more than {@link TableLimits#MAX_PORTS} ports
+   * (which the API server allows), the first that many are kept, in the order every endpoint's
+   * ports are cut to as well (the rule and its reasons: {@code kube/translate/OverLimits}).
    */
   static List<Port> portsOf(Service service) {
+    List<Port> ports = declared(service).ports();
+    return List.copyOf(
+        ports.size() > TableLimits.MAX_PORTS ? ports.subList(0, TableLimits.MAX_PORTS) : ports);
+  }
+
+  /**
+   * @param ports every valid declared port, sorted, however many
+   * @param overLong ports left out for a name or protocol no table string holds
+   */
+  private record Declared(List<Port> ports, int overLong) {}
+
+  private static Declared declared(Service service) {
     List<ServicePort> declared =
         service.getSpec() == null || service.getSpec().getPorts() == null
             ? List.of()
             : service.getSpec().getPorts();
     List<Port> ports = new ArrayList<>(declared.size());
+    int overLong = 0;
     for (ServicePort port : declared) {
       Integer number = port == null ? null : port.getPort();
       if (number == null || number < 1 || number > 65535) {
@@ -188,10 +241,14 @@ public final class ServicePorts {
       String name = port.getName() == null ? "" : port.getName();
       String protocol =
           port.getProtocol() == null || port.getProtocol().isEmpty() ? "TCP" : port.getProtocol();
+      if (!TableLimits.fits(name) || !TableLimits.fits(protocol)) {
+        overLong++;
+        continue;
+      }
       ports.add(new Port(name, number, protocol));
     }
     Collections.sort(ports);
-    return List.copyOf(ports);
+    return new Declared(ports, overLong);
   }
 
   /** The Service's key, or empty when its metadata lacks a namespace or name. */

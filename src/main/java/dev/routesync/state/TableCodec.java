@@ -1,5 +1,12 @@
 package dev.routesync.state;
 
+import static dev.routesync.table.TableLimits.MAX_ADDITIONAL_ADDRESSES;
+import static dev.routesync.table.TableLimits.MAX_ENDPOINTS_PER_SERVICE;
+import static dev.routesync.table.TableLimits.MAX_HINTS;
+import static dev.routesync.table.TableLimits.MAX_PORTS;
+import static dev.routesync.table.TableLimits.MAX_SERVICES;
+import static dev.routesync.table.TableLimits.MAX_STRING_BYTES;
+
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.EndpointHints;
 import dev.routesync.table.Port;
@@ -7,6 +14,7 @@ import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceTraffic;
+import dev.routesync.table.TableLimits;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
@@ -65,7 +73,10 @@ import java.util.zip.CRC32C;
  *         writes the header, which holds the body's length, last)
  * </pre>
  *
- * Decoding is all or nothing: the checksum is verified over the whole file before anything is
+ * Every count and string is bounded by {@link TableLimits}, which translation keeps every table
+ * within: so a table the agent publishes always encodes, and reads back.
+ *
+ * <p>Decoding is all or nothing: the checksum is verified over the whole file before anything is
  * built, then the body is parsed strictly (keys strictly ascending, versions within the table's,
  * ports in range, exactly the announced length, nothing after the trailer). Any failure is a {@link
  * StateFormatException} with its {@link LoadFailure}; there is no partial table.
@@ -81,24 +92,11 @@ public final class TableCodec {
   /** The previous format, still read: one address per endpoint, no IP family order. */
   static final short FORMAT_VERSION_2 = 2;
 
-  /** The most additional addresses an endpoint may carry in a file (a pod has one per family). */
-  public static final int MAX_ADDITIONAL_ADDRESSES = 8;
-
-  /** The most hint names of one kind an endpoint may carry in a file. */
-  public static final int MAX_HINTS = 64;
-
   public static final int HEADER_BYTES = 36;
   public static final int TRAILER_BYTES = 4;
 
   /** The largest file loaded: a cluster of 10,000 Services of 100 endpoints takes about 60 MB. */
   public static final long MAX_FILE_BYTES = 256L << 20;
-
-  public static final int MAX_SERVICES = 1_000_000;
-  public static final int MAX_ENDPOINTS_PER_SERVICE = 1_000_000;
-  public static final int MAX_PORTS = 1_024;
-
-  /** Names are at most 253 bytes, IPv6 text 45; this leaves room and bounds every string. */
-  public static final int MAX_STRING_BYTES = 1_024;
 
   /** How far in the future a file's written-at may be (clock skew between writer and reader). */
   public static final Duration MAX_CLOCK_SKEW = Duration.ofMinutes(5);
@@ -206,8 +204,11 @@ public final class TableCodec {
         .array();
   }
 
+  // The writer refuses what the reader would refuse, so that a table over a limit fails its write
+  // (the last good file stays, and ages) instead of replacing that file with one no start can load.
+  // Translation keeps every table within the limits; reaching one here is a bug to hear about.
   private static void writeBody(RoutingTable table, DataOutputStream out) throws IOException {
-    out.writeInt(table.serviceCount());
+    writeCount(out, table.serviceCount(), "Services", MAX_SERVICES);
     for (ServiceEndpoints entry : table.services()) {
       writeString(out, entry.key().namespace());
       writeString(out, entry.key().name());
@@ -226,7 +227,8 @@ public final class TableCodec {
       if (traffic.isExternalName()) {
         writeString(out, traffic.externalName());
       }
-      out.writeInt(entry.endpoints().size());
+      writeCount(
+          out, entry.endpoints().size(), "endpoints of " + entry.key(), MAX_ENDPOINTS_PER_SERVICE);
       for (Endpoint endpoint : entry.endpoints()) {
         writeString(out, endpoint.ip());
         int flags =
@@ -282,7 +284,7 @@ public final class TableCodec {
   }
 
   private static void writePorts(DataOutputStream out, List<Port> ports) throws IOException {
-    out.writeInt(ports.size());
+    writeCount(out, ports.size(), "ports", MAX_PORTS);
     for (Port port : ports) {
       writeString(out, port.name());
       out.writeShort(port.port());
@@ -290,10 +292,17 @@ public final class TableCodec {
     }
   }
 
+  private static void writeCount(DataOutputStream out, int count, String what, int max)
+      throws IOException {
+    if (count > max) {
+      throw new IOException(count + " " + what + " are over the format's cap of " + max);
+    }
+    out.writeInt(count);
+  }
+
   private static void writeString(DataOutputStream out, String text) throws IOException {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     if (bytes.length > MAX_STRING_BYTES) {
-      // The API server bounds every name far below this; a longer one is a bug to hear about.
       throw new IOException("a string of " + bytes.length + " bytes is over the format's cap");
     }
     out.writeShort(bytes.length);

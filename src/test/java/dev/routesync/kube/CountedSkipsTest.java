@@ -43,6 +43,18 @@ class CountedSkipsTest {
   }
 
   @Test
+  void aNewSkipNamingAnObjectVersionAlreadyCountedCountsOnceAndBothStayCounted() {
+    // Two skips of one object, one with its version and one without: a skip that the merge of a
+    // Service's objects makes names the Service without a version, beside the Service's own.
+    Skip own = skip("Service shop/web", "5", "its own");
+    Skip merged = skip("Service shop/web", null, "its objects' merge");
+    counted.firstSeen(WEB, List.of(own));
+
+    assertThat(counted.firstSeen(WEB, List.of(own, merged))).containsExactly(merged);
+    assertThat(counted.firstSeen(WEB, List.of(own, merged))).isEmpty();
+  }
+
+  @Test
   void objectsWithoutAVersionCountOnceWhileTheyStayInTheTranslation() {
     Skip unversioned = skip("Endpoints shop/web", null, "x");
     assertThat(counted.firstSeen(WEB, List.of(unversioned))).containsExactly(unversioned);

@@ -14,6 +14,7 @@ import dev.routesync.sync.FakeScheduler;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceTraffic;
+import dev.routesync.table.TableLimits;
 import dev.routesync.testing.ApiServerServices;
 import dev.routesync.testing.MockCluster;
 import io.fabric8.kubernetes.api.model.Service;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -76,6 +78,22 @@ class ServicePortsTest {
             new Port("dns", 53, "UDP"),
             new Port("http", 80, "TCP"),
             new Port("metrics", 9090, "TCP"));
+  }
+
+  @Test
+  void ofMorePortsThanATableEntryHoldsTheFirstByNameAreKeptAndOverLongNamesLeftOut() {
+    List<ServicePortBuilder> declared = new ArrayList<>();
+    for (int i = 1_099; i >= 0; i--) { // declared in reverse: the table's order decides
+      declared.add(port(String.format("p%04d", i), 10_000 + i, "TCP"));
+    }
+    declared.add(port("x".repeat(TableLimits.MAX_STRING_BYTES + 1), 80, "TCP"));
+
+    List<Port> kept =
+        ServicePorts.portsOf(service("wide", declared.toArray(ServicePortBuilder[]::new)));
+
+    assertThat(kept).hasSize(TableLimits.MAX_PORTS);
+    assertThat(kept.get(0)).isEqualTo(new Port("p0000", 10_000, "TCP"));
+    assertThat(kept.get(TableLimits.MAX_PORTS - 1)).isEqualTo(new Port("p1023", 11_023, "TCP"));
   }
 
   @Test
@@ -286,6 +304,30 @@ class ServicePortsTest {
                 assertThat(skip.resourceVersion()).isNotNull();
               });
       assertThat(ports.trafficOf(new ServiceKey("shop", "plain"))).isSameAs(ServiceTraffic.DEFAULT);
+    }
+
+    @Test
+    void aServiceWhosePortsWereCutIsOneSkipOfItsVersion() throws Exception {
+      ServicePortBuilder[] declared =
+          IntStream.range(0, 1_100)
+              .mapToObj(i -> port(String.format("p%04d", i), 10_000 + i, "TCP"))
+              .toArray(ServicePortBuilder[]::new);
+      apply(service("quote", declared));
+      apply(service("cart", port("http", 80, "TCP")));
+
+      sink.replaced(null, synced(1, 2));
+
+      assertThat(ports.portsOf(QUOTE)).hasSize(TableLimits.MAX_PORTS);
+      assertThat(ports.portsSkipOf(QUOTE))
+          .hasValueSatisfying(
+              skip -> {
+                assertThat(skip.reason())
+                    .isEqualTo(dev.routesync.kube.translate.SkipReason.OVER_STATE_LIMITS);
+                assertThat(skip.object()).isEqualTo("Service shop/quote");
+                assertThat(skip.resourceVersion()).isNotNull();
+                assertThat(skip.detail()).contains("1,100 ports", "first 1,024 by name kept");
+              });
+      assertThat(ports.portsSkipOf(CART)).isEmpty();
     }
 
     @Test

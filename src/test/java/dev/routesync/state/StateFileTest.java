@@ -1,8 +1,16 @@
 package dev.routesync.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.routesync.table.Endpoint;
+import dev.routesync.table.Port;
 import dev.routesync.table.RoutingTable;
+import dev.routesync.table.ServiceEndpoints;
+import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceTraffic;
+import dev.routesync.table.TableLimits;
+import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +18,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,6 +80,39 @@ class StateFileTest {
     assertThat(List.copyOf(found.persisted().table().services()))
         .isEqualTo(List.copyOf(second.services()));
     assertThat(Files.exists(dir.resolve(".table.bin.tmp"))).isFalse();
+  }
+
+  @Test
+  void aTableOverThePortLimitIsNotWrittenAndTheLastGoodFileStays() throws Exception {
+    // Translation keeps tables within the limits; should one not be, the writer refuses what the
+    // reader would, instead of replacing a good file with one that no start can load.
+    StateFile file = new StateFile(dir.resolve("table.bin"));
+    RoutingTable good = RandomTables.table(new Random(10));
+    file.write(good, RandomTables.T0, Optional.empty(), false);
+    List<Port> ports =
+        IntStream.range(0, TableLimits.MAX_PORTS + 1)
+            .mapToObj(i -> new Port(String.format("p%04d", i), 1 + i, "TCP"))
+            .toList();
+    RoutingTable over =
+        RoutingTable.restored(
+            good.version() + 1,
+            List.of(
+                new ServiceEndpoints(
+                    new ServiceKey("shop", "wide"),
+                    1,
+                    List.of(new Endpoint("10.0.0.1", ports, null, null, null, true, true, false)),
+                    List.of(),
+                    ServiceTraffic.DEFAULT)),
+            RandomTables.T0,
+            8);
+
+    assertThatThrownBy(() -> file.write(over, RandomTables.T0, Optional.empty(), false))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("1025 ports");
+
+    StateFile.Found found = (StateFile.Found) file.load(NOW, 1024);
+    assertThat(List.copyOf(found.persisted().table().services()))
+        .isEqualTo(List.copyOf(good.services()));
   }
 
   @Test

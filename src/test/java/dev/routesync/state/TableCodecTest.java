@@ -9,6 +9,7 @@ import dev.routesync.table.RoutingTable;
 import dev.routesync.table.ServiceEndpoints;
 import dev.routesync.table.ServiceKey;
 import dev.routesync.table.ServiceTraffic;
+import dev.routesync.table.TableLimits;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -305,7 +306,7 @@ class TableCodecTest {
         sealed(oneEndpoint(128, out -> writeAddresses(out, "fd00::1", "fd00::1"))),
         LoadFailure.MALFORMED,
         "repeated");
-    String[] nine = new String[TableCodec.MAX_ADDITIONAL_ADDRESSES + 1];
+    String[] nine = new String[TableLimits.MAX_ADDITIONAL_ADDRESSES + 1];
     for (int i = 0; i < nine.length; i++) {
       nine[i] = "fd00::" + (i + 1);
     }

@@ -4,6 +4,7 @@ import dev.routesync.table.Endpoint;
 import dev.routesync.table.Ipv4;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceTraffic;
 import io.fabric8.kubernetes.api.model.EndpointAddress;
 import io.fabric8.kubernetes.api.model.EndpointPort;
 import io.fabric8.kubernetes.api.model.EndpointSubset;
@@ -36,7 +37,10 @@ public final class EndpointsTranslator {
   }
 
   public static Translation translate(Endpoints endpoints) {
-    return ServiceMerge.merge(List.of(translateOne(endpoints)));
+    return ServiceMerge.merge(
+        List.of(translateOne(endpoints)),
+        ServiceTraffic.DEFAULT,
+        serviceKeyOf(endpoints).orElse(null));
   }
 
   /** The object's endpoints (all ready: Endpoints list only ready addresses here) and skips. */
@@ -49,14 +53,18 @@ public final class EndpointsTranslator {
       skips.add(new Skip(SkipReason.INVALID_METADATA, object, version, "no namespace or name"));
       return new ObjectTranslation(List.of(), skips);
     }
+    OverLimits limits = new OverLimits(object, version);
     if (endpoints.getSubsets() != null) {
       for (EndpointSubset subset : endpoints.getSubsets()) {
         if (subset != null) {
-          addSubset(subset, object, version, merger, skips);
+          addSubset(subset, object, version, merger, limits, skips);
         }
       }
     }
-    return new ObjectTranslation(merger.all(), skips);
+    // An address in several subsets has the union of their ports: capped once unioned.
+    List<Endpoint> all = limits.endpointPorts(merger.all(), "across the object's subsets");
+    limits.addSkipTo(skips);
+    return new ObjectTranslation(all, skips);
   }
 
   private static void addSubset(
@@ -64,6 +72,7 @@ public final class EndpointsTranslator {
       String object,
       String version,
       EndpointMerger merger,
+      OverLimits limits,
       List<Skip> skips) {
     List<Port> ports = new ArrayList<>();
     if (subset.getPorts() != null) {
@@ -80,7 +89,8 @@ public final class EndpointsTranslator {
       }
     }
     ports.sort(null);
-    List<Port> shared = List.copyOf(ports);
+    // The API server does not cap a subset's ports.
+    List<Port> shared = List.copyOf(limits.ports(ports, "a subset"));
     if (subset.getAddresses() == null) {
       return;
     }
@@ -93,8 +103,9 @@ public final class EndpointsTranslator {
             new Skip(SkipReason.INVALID_IP, object, version, "address " + ip + " is not an IP"));
         continue;
       }
-      String node = SliceTranslator.shared(address.getNodeName());
-      String pod = SliceTranslator.podName(address.getTargetRef());
+      String node = SliceTranslator.shared(limits.field(address.getNodeName(), "nodeName", ip));
+      String pod =
+          limits.field(SliceTranslator.podName(address.getTargetRef()), "targetRef.name", ip);
       merger.add(
           canonical == null
               ? Endpoint.ofIpv4((int) ipv4, shared, null, node, pod, true, true, false)

@@ -22,7 +22,13 @@ public enum SkipReason {
    * A {@code type: ExternalName} Service without an external name, or with one longer than a DNS
    * name (253 characters): it is not served.
    */
-  INVALID_EXTERNAL_NAME;
+  INVALID_EXTERNAL_NAME,
+  /**
+   * A value the table cannot hold as given ({@link dev.routesync.table.TableLimits}): more than
+   * 1,024 ports, or a string of more than 1,024 bytes. The least is cut that keeps the table true
+   * ({@link OverLimits}); the warning says what.
+   */
+  OVER_STATE_LIMITS;
 
   /** The metric label value, e.g. {@code invalid_ip}. */
   public String label() {

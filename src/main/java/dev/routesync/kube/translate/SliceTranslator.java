@@ -5,6 +5,7 @@ import dev.routesync.table.EndpointHints;
 import dev.routesync.table.Ipv4;
 import dev.routesync.table.Port;
 import dev.routesync.table.ServiceKey;
+import dev.routesync.table.ServiceTraffic;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointConditions;
@@ -52,20 +53,31 @@ public final class SliceTranslator {
     for (EndpointSlice slice : ordered) {
       translations.add(translateOne(slice));
     }
-    return ServiceMerge.merge(translations);
+    ServiceKey service = ordered.isEmpty() ? null : serviceKeyOf(ordered.get(0)).orElse(null);
+    return ServiceMerge.merge(translations, ServiceTraffic.DEFAULT, service);
   }
 
   /** One slice's endpoints (all of them, one per IP) and skips, for {@link ServiceMerge}. */
   public static ObjectTranslation translateOne(EndpointSlice slice) {
     List<Skip> skips = new ArrayList<>();
     EndpointMerger merger = new EndpointMerger();
-    addSlice(slice, merger, skips);
+    String object = describe(slice);
+    String version = Skip.resourceVersionOf(slice);
+    OverLimits limits = new OverLimits(object, version);
+    addSlice(slice, object, version, merger, limits, skips);
+    limits.addSkipTo(skips);
+    // Every endpoint of a slice has the slice's ports, already within the limit: an address listed
+    // twice in it unions nothing new. Unions across slices are capped where they are merged.
     return new ObjectTranslation(merger.all(), skips);
   }
 
-  private static void addSlice(EndpointSlice slice, EndpointMerger merger, List<Skip> skips) {
-    String object = describe(slice);
-    String version = Skip.resourceVersionOf(slice);
+  private static void addSlice(
+      EndpointSlice slice,
+      String object,
+      String version,
+      EndpointMerger merger,
+      OverLimits limits,
+      List<Skip> skips) {
     if (serviceKeyOf(slice).isEmpty()) {
       skips.add(new Skip(SkipReason.NO_SERVICE_LABEL, object, version, "no " + SERVICE_NAME_LABEL));
       return;
@@ -84,7 +96,7 @@ public final class SliceTranslator {
           new Skip(SkipReason.UNKNOWN_ADDRESS_TYPE, object, version, "addressType=" + addressType));
       return;
     }
-    Optional<List<Port>> ports = ports(slice.getPorts(), object, version, skips);
+    Optional<List<Port>> ports = ports(slice.getPorts(), object, version, limits, skips);
     if (ports.isEmpty()) {
       return;
     }
@@ -116,10 +128,10 @@ public final class SliceTranslator {
       boolean ready = conditions == null || !Boolean.FALSE.equals(conditions.getReady());
       boolean serving = conditions == null || !Boolean.FALSE.equals(conditions.getServing());
       boolean terminating = conditions != null && Boolean.TRUE.equals(conditions.getTerminating());
-      String zone = shared(endpoint.getZone());
-      String node = shared(endpoint.getNodeName());
-      String pod = podName(endpoint.getTargetRef());
-      EndpointHints hints = hints(endpoint.getHints());
+      String zone = shared(limits.field(endpoint.getZone(), "zone", ip));
+      String node = shared(limits.field(endpoint.getNodeName(), "nodeName", ip));
+      String pod = limits.field(podName(endpoint.getTargetRef()), "targetRef.name", ip);
+      EndpointHints hints = hints(endpoint.getHints(), limits, ip);
       merger.add(
           canonical == null
               ? Endpoint.ofIpv4(
@@ -130,7 +142,11 @@ public final class SliceTranslator {
   }
 
   private static Optional<List<Port>> ports(
-      List<EndpointPort> ports, String object, String version, List<Skip> skips) {
+      List<EndpointPort> ports,
+      String object,
+      String version,
+      OverLimits limits,
+      List<Skip> skips) {
     if (ports == null) {
       return Optional.of(List.of());
     }
@@ -147,31 +163,40 @@ public final class SliceTranslator {
       result.add(parsed.get());
     }
     result.sort(null);
-    // One list shared by every endpoint of the slice.
-    return Optional.of(List.copyOf(result));
+    // One list shared by every endpoint of the slice. (The API server allows 100 ports a slice.)
+    return Optional.of(List.copyOf(limits.ports(result, "the slice")));
   }
 
   /**
    * The most hint names kept per endpoint and kind. The API server allows 8 zone hints per endpoint
-   * and the controller writes one (zone or node); a longer list is cut here rather than held.
+   * and the controller writes one (zone or node); a longer list is cut here rather than held. Under
+   * {@link dev.routesync.table.TableLimits#MAX_HINTS}, so a cut here is not one the table needs.
    */
   static final int MAX_HINTS = 8;
 
-  /** The endpoint's hints, names interned, sorted and distinct; {@link EndpointHints#NONE}. */
-  static EndpointHints hints(io.fabric8.kubernetes.api.model.discovery.v1.EndpointHints hints) {
+  /**
+   * The endpoint's hints, names interned, sorted and distinct, a name over a table string's bytes
+   * left out ({@code limits}); {@link EndpointHints#NONE}.
+   *
+   * @param of the endpoint's address, for the warning
+   */
+  static EndpointHints hints(
+      io.fabric8.kubernetes.api.model.discovery.v1.EndpointHints hints,
+      OverLimits limits,
+      String of) {
     if (hints == null) {
       return EndpointHints.NONE;
     }
     List<String> zones = new ArrayList<>();
     if (hints.getForZones() != null) {
       for (ForZone zone : hints.getForZones()) {
-        addHint(zones, zone == null ? null : zone.getName());
+        addHint(zones, limits.field(zone == null ? null : zone.getName(), "zone hint", of));
       }
     }
     List<String> nodes = new ArrayList<>();
     if (hints.getForNodes() != null) {
       for (ForNode node : hints.getForNodes()) {
-        addHint(nodes, node == null ? null : node.getName());
+        addHint(nodes, limits.field(node == null ? null : node.getName(), "node hint", of));
       }
     }
     zones.sort(null);

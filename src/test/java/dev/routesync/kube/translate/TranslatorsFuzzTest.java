@@ -7,6 +7,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.routesync.kube.SkipReporter;
 import dev.routesync.table.Endpoint;
 import dev.routesync.table.Port;
+import dev.routesync.table.TableLimits;
 import io.fabric8.kubernetes.api.model.Endpoints;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -24,8 +25,9 @@ import tools.jackson.core.type.TypeReference;
  * The translators from JSON bytes, through fabric8's deserializer (the informers' own), to table
  * endpoints. Whatever the deserializer makes of the bytes, translation returns: what it cannot use
  * is a {@link Skip}, never an exception; and what it returns is servable (canonical IPs, valid
- * sorted ports, sorted unique endpoints, one routable set). A normal build replays the inputs under
- * {@code TranslatorsFuzzTestInputs/}; {@code scripts/fuzz.sh} fuzzes.
+ * sorted ports, sorted unique endpoints, one routable set) and within what a table holds. A normal
+ * build replays the inputs under {@code TranslatorsFuzzTestInputs/}; {@code scripts/fuzz.sh}
+ * fuzzes.
  */
 class TranslatorsFuzzTest {
 
@@ -108,11 +110,23 @@ class TranslatorsFuzzTest {
         assertThat(endpoints.get(i - 1).ip()).as("sorted, unique").isLessThan(endpoint.ip());
       }
       List<Port> ports = endpoint.ports();
+      // Within what a table holds, so that the state file can always be written and read back.
+      assertThat(ports.size()).as("ports").isLessThanOrEqualTo(TableLimits.MAX_PORTS);
+      for (String text : new String[] {endpoint.zone(), endpoint.node(), endpoint.pod()}) {
+        assertThat(TableLimits.fits(text)).as("a table string: %s", text).isTrue();
+      }
+      for (String hint : endpoint.hints().forZones()) {
+        assertThat(TableLimits.fits(hint)).as("a zone hint").isTrue();
+      }
+      for (String hint : endpoint.hints().forNodes()) {
+        assertThat(TableLimits.fits(hint)).as("a node hint").isTrue();
+      }
       for (int j = 0; j < ports.size(); j++) {
         Port port = ports.get(j);
         assertThat(port.port()).isBetween(1, 65535);
         assertThat(port.name()).isNotNull();
         assertThat(port.protocol()).isNotNull();
+        assertThat(TableLimits.fits(port.name()) && TableLimits.fits(port.protocol())).isTrue();
         if (j > 0) {
           assertThat(ports.get(j - 1).compareTo(port)).as("ports sorted").isLessThanOrEqualTo(0);
         }
