@@ -127,6 +127,16 @@ class DebugServerTest {
   }
 
   @Test
+  void aBearerTokenALibraryLogsIsRedactedInTheRecentLines() throws Exception {
+    LoggerFactory.getLogger("io.fabric8.kubernetes.client.http.HttpLoggingInterceptor")
+        .warn("> Authorization: Bearer abc.def.ghi");
+
+    String logs = Http1.get(base + "/debug/logs").body();
+
+    assertThat(logs).contains("> Authorization: Bearer <redacted>").doesNotContain("abc.def.ghi");
+  }
+
+  @Test
   void badLevelsAndNamesAre400sWithAJsonBodyAndChangeNothing() throws Exception {
     HttpResponse<String> badLevel = post("/logging?" + LOGGER + "=loud&level=debug");
     assertThat(badLevel.statusCode()).isEqualTo(400);
