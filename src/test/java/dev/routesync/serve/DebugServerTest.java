@@ -3,6 +3,7 @@ package dev.routesync.serve;
 import static dev.routesync.testing.TableStates.states;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.LoggerContext;
 import dev.routesync.logs.LogLevels;
 import dev.routesync.logs.RecentLines;
 import dev.routesync.table.Endpoint;
@@ -21,6 +22,7 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -152,6 +154,55 @@ class DebugServerTest {
     HttpResponse<String> nothing = post("/logging");
     assertThat(nothing.statusCode()).isEqualTo(400);
     assertThat(new JsonObject(nothing.body()).getString("error")).contains("?level=debug");
+  }
+
+  @Test
+  void newLoggerNamesCannotGrowTheLoggerTreeWithoutBound() throws Exception {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    String unique = unique();
+    int before = context.getLoggerList().size();
+    int refused = 0;
+    for (int i = 0; i < 100; i++) {
+      // logback keeps a logger for every dotted prefix: this one name is 91 loggers.
+      String name = unique + i + ".a".repeat(90);
+      HttpResponse<String> answer = post("/logging?" + name + "=debug");
+      if (answer.statusCode() == 400) {
+        refused++;
+        assertThat(new JsonObject(answer.body()).getString("error")).contains("no more than");
+      } else {
+        assertThat(answer.statusCode()).isEqualTo(200);
+      }
+    }
+
+    assertThat(context.getLoggerList().size() - before).isLessThanOrEqualTo(100);
+    assertThat(refused).isPositive();
+  }
+
+  @Test
+  void aRequestRefusedAtTheBoundChangesNothing() throws Exception {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    String unique = unique();
+    StringBuilder almostAll = new StringBuilder();
+    for (int i = 0; i < 99; i++) {
+      almostAll.append(i == 0 ? "" : "&").append(unique).append("a").append(i).append("=debug");
+    }
+    assertThat(post("/logging?" + almostAll).statusCode()).isEqualTo(200);
+
+    HttpResponse<String> overTheBound =
+        post("/logging?" + unique + "b1=debug&" + unique + "b2=debug");
+
+    assertThat(overTheBound.statusCode()).isEqualTo(400);
+    assertThat(new JsonObject(overTheBound.body()).getString("error")).contains("no more than");
+    assertThat(levels().fieldNames()).doesNotContain(unique + "b1", unique + "b2");
+    assertThat(context.exists(unique + "b1")).isNull();
+    // What still fits is accepted.
+    assertThat(post("/logging?" + unique + "b1=debug").statusCode()).isEqualTo(200);
+    assertThat(levels().getString(unique + "b1")).isEqualTo("debug");
+  }
+
+  // Logger names no other test (or earlier run in this JVM) has made: loggers are never removed.
+  private static String unique() {
+    return "t" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 30), 36) + "x";
   }
 
   @Test
