@@ -1,5 +1,6 @@
 package dev.routesync.kube;
 
+import dev.routesync.kube.translate.ExternalNames;
 import dev.routesync.kube.translate.Skip;
 import dev.routesync.kube.translate.SkipReason;
 import dev.routesync.kube.watch.Generation;
@@ -124,7 +125,8 @@ public final class ServicePorts implements ServiceSkips {
 
   /**
    * The external name of a {@code type: ExternalName} Service, or null for any other Service and
-   * for one whose external name is missing or longer than a DNS name ({@link #externalNameSkipOf}).
+   * for one whose external name is missing or no DNS name ({@link ExternalNames}, {@link
+   * #externalNameSkipOf}).
    */
   static String externalNameOf(Service service) {
     var spec = service.getSpec();
@@ -132,15 +134,18 @@ public final class ServicePorts implements ServiceSkips {
       return null;
     }
     String name = spec.getExternalName();
-    return name == null || name.isEmpty() || name.length() > ServiceTraffic.MAX_EXTERNAL_NAME_CHARS
+    return name == null
+            || name.length() > ServiceTraffic.MAX_EXTERNAL_NAME_CHARS
+            || !ExternalNames.isDnsName(name)
         ? null
         : name;
   }
 
   /**
-   * The skip of an ExternalName Service whose external name is missing or longer than a DNS name
-   * (the compact form drops one over {@value ServiceTraffic#MAX_EXTERNAL_NAME_CHARS} characters):
-   * it is not served, and counted once per version like a malformed slice.
+   * The skip of an ExternalName Service whose external name is missing, longer than a DNS name (the
+   * compact form drops one over {@value ServiceTraffic#MAX_EXTERNAL_NAME_CHARS} characters) or no
+   * DNS name at all ({@link ExternalNames}): it is not served, and counted once per version like a
+   * malformed slice.
    */
   @Override
   public Optional<Skip> externalNameSkipOf(ServiceKey key) {
@@ -153,14 +158,21 @@ public final class ServicePorts implements ServiceSkips {
         || externalNameOf(service) != null) {
       return Optional.empty();
     }
+    String name = service.getSpec().getExternalName();
+    String detail =
+        name == null || name.isEmpty()
+            ? "type ExternalName without a spec.externalName, or with one longer than a DNS name"
+                + " ("
+                + ServiceTraffic.MAX_EXTERNAL_NAME_CHARS
+                + " characters)"
+            : "type ExternalName whose spec.externalName is not a DNS name: "
+                + ExternalNames.problem(name).orElse("");
     return Optional.of(
         new Skip(
             SkipReason.INVALID_EXTERNAL_NAME,
             KIND + " " + key,
             Skip.resourceVersionOf(service),
-            "type ExternalName without a spec.externalName of 1 to "
-                + ServiceTraffic.MAX_EXTERNAL_NAME_CHARS
-                + " characters"));
+            detail));
   }
 
   /** The served generation's (compact) Service under a fabric8 key, or null. */

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies a {@link LogFormat} to the root logger's console appenders, once, at start: {@code
- * logback.xml} keeps the text format (and its filters and levels), so only the encoder changes.
+ * logback.xml} keeps the text format (and its filters and levels), so only the encoder changes. The
+ * JSON encoder writes redacted, as {@code logback.xml}'s does ({@link RedactingEncoder}).
  */
 public final class ConsoleFormat {
 
@@ -23,13 +24,20 @@ public final class ConsoleFormat {
    * logback.xml}'s encoder as it is. Does nothing when logback is not the SLF4J binding.
    */
   public static void apply(LogFormat format) {
-    if (format == LogFormat.TEXT
-        || !(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+      apply(format, context);
+    }
+  }
+
+  /** As {@link #apply(LogFormat)}, to {@code context}'s root logger. */
+  static void apply(LogFormat format, LoggerContext context) {
+    if (format == LogFormat.TEXT) {
       return;
     }
     for (OutputStreamAppender<ILoggingEvent> appender : streamAppenders(context)) {
-      JsonEncoder encoder = json();
-      encoder.setContext(context);
+      JsonEncoder json = json();
+      json.setContext(context);
+      RedactingEncoder encoder = RedactingEncoder.around(json);
       encoder.start();
       // An appender takes a new encoder only while stopped; the few events logged in between are
       // from no other thread yet (this runs before the agent starts).

@@ -3,7 +3,10 @@ package dev.routesync.logs;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.util.LoggerNameUtil;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -16,20 +19,27 @@ import org.slf4j.LoggerFactory;
  * with Envoy's admin convention). Changing the root's level changes every logger that has no level
  * of its own; a named logger takes the level for itself and what is under it.
  *
- * <p>Logger names come from a client, and logback keeps every logger it is asked for: a name must
- * look like a Java logger's name, and at most {@link #MAX_NAMED} names the process never logged
- * with may be created here, so no caller can grow the logger tree without bound.
+ * <p>Logger names come from a client, and logback keeps every logger it is asked for, and one for
+ * each dotted prefix of its name too ({@code a.b.c} is three): a name must look like a Java
+ * logger's name, and at most {@link #MAX_CREATED} loggers the process does not have may be created
+ * here, counted as logback creates them, so no caller can grow the logger tree without bound.
+ *
+ * <p>A request's pairs apply together or not at all: every name, level and the bound are checked
+ * before any level changes.
  */
 public final class LogLevels {
 
   public static final String ROOT = "root";
-  static final int MAX_NAMED = 100;
+
+  /** The most loggers that levels set here may create, each dotted prefix counted. */
+  public static final int MAX_CREATED = 100;
+
   private static final Pattern NAME =
       Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
   private static final int MAX_NAME_LENGTH = 200;
 
   private final LoggerContext context;
-  private final Set<String> created = new HashSet<>();
+  private int created;
 
   private LogLevels(LoggerContext context) {
     this.context = context;
@@ -60,22 +70,59 @@ public final class LogLevels {
    *
    * @throws IllegalArgumentException naming what is wrong with the name or the level
    */
-  public synchronized void set(String logger, String level) {
-    check(logger, level);
-    Level parsed = level(level);
-    String name = logger.trim();
-    if (name.equalsIgnoreCase(ROOT)) {
-      context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(parsed);
-      return;
-    }
-    if (context.exists(name) == null) {
-      if (created.size() >= MAX_NAMED) {
-        throw new IllegalArgumentException(
-            "no more than " + MAX_NAMED + " loggers that never logged may be given levels");
+  public void set(String logger, String level) {
+    set(List.of(Map.entry(logger == null ? "" : logger, level == null ? "" : level)));
+  }
+
+  /**
+   * Sets each logger's level ({@code root} for the whole process), in order, or none: a pair that
+   * is wrong, or loggers past the bound, change nothing at all.
+   *
+   * @throws IllegalArgumentException naming what is wrong with a name or a level, or the bound
+   */
+  public synchronized void set(List<Map.Entry<String, String>> pairs) {
+    Map<String, Level> levels = new LinkedHashMap<>();
+    Set<String> creates = new HashSet<>();
+    for (Map.Entry<String, String> pair : pairs) {
+      check(pair.getKey(), pair.getValue());
+      String name = pair.getKey().trim();
+      name = name.equalsIgnoreCase(ROOT) ? org.slf4j.Logger.ROOT_LOGGER_NAME : name;
+      levels.put(name, level(pair.getValue()));
+      if (!name.equals(org.slf4j.Logger.ROOT_LOGGER_NAME)) {
+        missing(name, creates);
       }
-      created.add(name);
     }
-    context.getLogger(name).setLevel(parsed);
+    if (created + creates.size() > MAX_CREATED) {
+      throw new IllegalArgumentException(
+          "no more than "
+              + MAX_CREATED
+              + " loggers the agent does not have may be created (each dotted part of a name is"
+              + " one): this request would create "
+              + creates.size()
+              + ", "
+              + (MAX_CREATED - created)
+              + " are left; nothing was changed");
+    }
+    created += creates.size();
+    levels.forEach((name, level) -> context.getLogger(name).setLevel(level));
+  }
+
+  /**
+   * Adds to {@code into} each logger that {@code getLogger(name)} would create, as logback does.
+   */
+  private void missing(String name, Set<String> into) {
+    int from = 0;
+    while (true) {
+      int separator = LoggerNameUtil.getSeparatorIndexOf(name, from);
+      String prefix = separator < 0 ? name : name.substring(0, separator);
+      if (context.exists(prefix) == null) {
+        into.add(prefix);
+      }
+      if (separator < 0) {
+        return;
+      }
+      from = separator + 1;
+    }
   }
 
   /**

@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An appender on the root logger, beside the console one: it sees what the configured levels let
  * through, and a level raised at run time ({@link LogLevels}) fills it with that logger's lines.
+ * Each message is kept redacted ({@link LogRedaction}), as the console writes it, so neither {@code
+ * /debug/logs} nor the debug bundle holds a credential a library logged.
  */
 public final class RecentLines extends AppenderBase<ILoggingEvent> {
 
@@ -83,17 +85,19 @@ public final class RecentLines extends AppenderBase<ILoggingEvent> {
     ring.addLast(line);
   }
 
+  // Redacted before the line is cut, so that a cut never leaves part of a credential behind.
   private static String message(ILoggingEvent event) {
     String message = event.getFormattedMessage();
     IThrowableProxy thrown = event.getThrowableProxy();
     if (thrown == null) {
-      return message;
+      return LogRedaction.redact(message);
     }
     // Only as much as the line can keep: the class and message, not the stack.
     String text = message == null ? "" : message;
     if (text.length() >= LogLine.MAX_MESSAGE) {
-      return text;
+      return LogRedaction.redact(text);
     }
-    return text + " (" + thrown.getClassName() + ": " + thrown.getMessage() + ")";
+    return LogRedaction.redact(
+        text + " (" + thrown.getClassName() + ": " + thrown.getMessage() + ")");
   }
 }

@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -271,16 +272,14 @@ public final class DebugServer {
           "name a level: ?level=debug for every logger, ?dev.routesync.kube=debug for one");
       return;
     }
-    // All or nothing: every pair is checked before any level changes.
-    List<Map.Entry<String, String>> pairs = params.entries();
+    // All or nothing: LogLevels checks every pair, and the bound on new loggers, first.
+    List<Map.Entry<String, String>> pairs = new ArrayList<>();
+    for (Map.Entry<String, String> pair : params.entries()) {
+      pairs.add(Map.entry(logger(pair.getKey()), pair.getValue()));
+    }
     LogLevels target = levels.get();
     try {
-      for (Map.Entry<String, String> pair : pairs) {
-        LogLevels.check(logger(pair.getKey()), pair.getValue());
-      }
-      for (Map.Entry<String, String> pair : pairs) {
-        target.set(logger(pair.getKey()), pair.getValue());
-      }
+      target.set(pairs);
     } catch (IllegalArgumentException e) {
       Errors.send(ctx, 400, e.getMessage());
       return;

@@ -1,5 +1,6 @@
 package dev.routesync.xds;
 
+import dev.routesync.sidecars.ClientText;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -8,7 +9,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Warns about rejected responses (NACKs), at most once per {@link #INTERVAL_NANOS}: a client that
  * rejects every response, on many streams, must not flood the log. The detail is the client's text,
- * so it is cut short and stripped of control characters.
+ * so it is cut short and stripped of control, bidirectional and line-breaking characters.
  */
 final class NackLog {
 
@@ -37,22 +38,10 @@ final class NackLog {
     LOG.warn(
         "xDS client {} (node {}) rejected a {} response: {}{}",
         client.label(),
-        printable(node, 100),
+        ClientText.bounded(node, 100),
         type.label().toUpperCase(java.util.Locale.ROOT),
-        printable(detail, MAX_DETAIL),
+        ClientText.bounded(detail, MAX_DETAIL),
         others == 0 ? "" : " (" + others + " more rejections not logged)");
     return true;
-  }
-
-  static String printable(String text, int max) {
-    StringBuilder out = new StringBuilder(Math.min(text.length(), max) + 3);
-    for (int i = 0; i < text.length() && out.length() < max; i++) {
-      char c = text.charAt(i);
-      out.append(Character.isISOControl(c) ? '?' : c);
-    }
-    if (text.length() > max) {
-      out.append("...");
-    }
-    return out.toString();
   }
 }

@@ -1,5 +1,6 @@
 package dev.routesync.xds;
 
+import dev.routesync.sidecars.ClientText;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +32,7 @@ final class RefusedNameLog {
             + " served, this agent serves this cluster's Services only (MCS ServiceImports are"
             + " not imported){}",
         client.label(),
-        NackLog.printable(node, 100),
+        ClientText.bounded(node, 100),
         count,
         type.label().toUpperCase(java.util.Locale.ROOT),
         XdsNames.CLUSTERSET_DOMAIN,

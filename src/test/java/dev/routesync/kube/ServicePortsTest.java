@@ -31,6 +31,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The Services watch: declared ports as the table keeps them, and the work its events make. */
 class ServicePortsTest {
@@ -113,6 +115,57 @@ class ServicePortsTest {
             .endMetadata()
             .build();
     assertThat(ServicePorts.portsOf(noSpec)).isEmpty();
+  }
+
+  /** External names the API server accepts (a DNS-1123 subdomain, a final dot allowed). */
+  static List<String> dnsNames() {
+    return List.of(
+        "db.example.com",
+        "db.example.com.",
+        "a",
+        "0-a.b-1",
+        "x".repeat(63) + ".example.com",
+        String.join(".", "a".repeat(63), "b".repeat(63), "c".repeat(63), "d".repeat(61)));
+  }
+
+  /** External names the API server refuses, or that no DNS label can hold. */
+  static List<String> notDnsNames() {
+    return List.of(
+        "<script>alert(1)</script>",
+        "*.example.com",
+        "DB.example.com",
+        "-db.example.com",
+        "db-.example.com",
+        "db..example.com",
+        ".example.com",
+        "db example.com",
+        "db.example.com..",
+        "db_1.example.com",
+        "db.example.com/path",
+        "\uFF44b.example.com",
+        "db.example.com\n",
+        ".",
+        "x".repeat(64) + ".example.com");
+  }
+
+  @ParameterizedTest
+  @MethodSource("dnsNames")
+  void anExternalNameThatIsADnsNameIsServed(String name) {
+    assertThat(ServicePorts.trafficOf(externalName("alias", name)).externalName()).isEqualTo(name);
+  }
+
+  @ParameterizedTest
+  @MethodSource("notDnsNames")
+  void anExternalNameThatIsNoDnsNameIsNotServed(String name) {
+    assertThat(ServicePorts.trafficOf(externalName("alias", name)))
+        .isSameAs(ServiceTraffic.DEFAULT);
+  }
+
+  private static Service externalName(String service, String name) {
+    Service alias = service(service, port("http", 80, "TCP"));
+    alias.getSpec().setType("ExternalName");
+    alias.getSpec().setExternalName(name);
+    return alias;
   }
 
   @Test
@@ -285,7 +338,8 @@ class ServicePortsTest {
       Service plain = service("plain", port("http", 80, "TCP"));
       plain.getSpec().setClusterIP("10.96.0.10");
       apply(plain);
-      Generation<Service> first = synced(1, 4);
+      apply(externalName("markup", "<script>alert(1)</script>"));
+      Generation<Service> first = synced(1, 5);
 
       sink.replaced(null, first);
 
@@ -304,6 +358,15 @@ class ServicePortsTest {
                 assertThat(skip.resourceVersion()).isNotNull();
               });
       assertThat(ports.trafficOf(new ServiceKey("shop", "plain"))).isSameAs(ServiceTraffic.DEFAULT);
+      ServiceKey markup = new ServiceKey("shop", "markup");
+      assertThat(ports.trafficOf(markup)).isSameAs(ServiceTraffic.DEFAULT);
+      assertThat(ports.externalNameSkipOf(markup))
+          .hasValueSatisfying(
+              skip -> {
+                assertThat(skip.reason())
+                    .isEqualTo(dev.routesync.kube.translate.SkipReason.INVALID_EXTERNAL_NAME);
+                assertThat(skip.detail()).contains("not a DNS name").doesNotContain("<script>");
+              });
     }
 
     @Test

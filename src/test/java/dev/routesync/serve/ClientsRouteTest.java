@@ -77,6 +77,34 @@ class ClientsRouteTest {
   }
 
   @Test
+  void aClientNameCanNeitherReorderNorBreakTheLinesItIsShownOn() throws Exception {
+    // Right-to-left override, line and paragraph separators, a right-to-left mark, an isolate,
+    // the Arabic letter mark, NEL (C1) and a zero-width space: each would change how the rest of
+    // a row of `routesync get clients` reads.
+    String hostile = "ok\u202Eevil\u2028x\u2029y\u200Fz\u2066w\u061Cv\u0085c\u200Bd";
+    // 127 characters, then an emoji (two chars, one code point) across the 128th.
+    String long_ = "a".repeat(127) + "\uD83D\uDE00" + "z".repeat(10);
+    WatchRecorder first = new WatchRecorder();
+    WatchRecorder second = new WatchRecorder();
+    grpc.watch(
+        WatchRequest.newBuilder().setClientName(hostile).setNamespace("shop").build(), first);
+    grpc.watch(WatchRequest.newBuilder().setClientName(long_).setNamespace("shop").build(), second);
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> !first.events().isEmpty() && !second.events().isEmpty());
+
+    java.util.List<String> names =
+        http.get("/v1/clients").json().getJsonArray("clients").stream()
+            .map(JsonObject.class::cast)
+            .map(client -> client.getString("client_name"))
+            .toList();
+
+    assertThat(names)
+        .contains("ok?evil?x?y?z?w?v?c?d")
+        .contains("a".repeat(127) + "\uD83D\uDE00" + "...");
+  }
+
+  @Test
   void aLimitOutOfRangeIsABadRequest() throws Exception {
     for (String limit : new String[] {"0", "501", "abc", "-1"}) {
       UdsHttp.Reply reply = http.get("/v1/clients?limit=" + limit);

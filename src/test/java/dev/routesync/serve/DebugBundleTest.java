@@ -174,6 +174,16 @@ class DebugBundleTest {
   }
 
   @Test
+  void aBearerTokenALibraryLoggedIsRedactedInLogsTxt() throws Exception {
+    LoggerFactory.getLogger("io.fabric8.kubernetes.client.http.HttpLoggingInterceptor")
+        .warn("> Authorization: Bearer abc.def.ghi");
+
+    String logs = read(extract(fetch().body()), "logs.txt");
+
+    assertThat(logs).contains("> Authorization: Bearer <redacted>").doesNotContain("abc.def.ghi");
+  }
+
+  @Test
   void servicesHoldsTheReadApisRefusalWhileTheTableIsNotTrusted(Vertx vertx) throws Exception {
     server.close().await(10, TimeUnit.SECONDS);
     server =

@@ -4,6 +4,7 @@ import static dev.routesync.testing.TableStates.states;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
 import dev.routesync.logs.LogLevels;
 import dev.routesync.logs.RecentLines;
 import dev.routesync.observe.Metrics;
@@ -26,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -145,6 +147,16 @@ class DebugServerTest {
   }
 
   @Test
+  void aBearerTokenALibraryLogsIsRedactedInTheRecentLines() throws Exception {
+    LoggerFactory.getLogger("io.fabric8.kubernetes.client.http.HttpLoggingInterceptor")
+        .warn("> Authorization: Bearer abc.def.ghi");
+
+    String logs = Http1.get(base + "/debug/logs").body();
+
+    assertThat(logs).contains("> Authorization: Bearer <redacted>").doesNotContain("abc.def.ghi");
+  }
+
+  @Test
   void badLevelsAndNamesAre400sWithAJsonBodyAndChangeNothing() throws Exception {
     HttpResponse<String> badLevel = post("/logging?" + LOGGER + "=loud&level=debug");
     assertThat(badLevel.statusCode()).isEqualTo(400);
@@ -160,6 +172,55 @@ class DebugServerTest {
     HttpResponse<String> nothing = post("/logging");
     assertThat(nothing.statusCode()).isEqualTo(400);
     assertThat(new JsonObject(nothing.body()).getString("error")).contains("?level=debug");
+  }
+
+  @Test
+  void newLoggerNamesCannotGrowTheLoggerTreeWithoutBound() throws Exception {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    String unique = unique();
+    int before = context.getLoggerList().size();
+    int refused = 0;
+    for (int i = 0; i < 100; i++) {
+      // logback keeps a logger for every dotted prefix: this one name is 91 loggers.
+      String name = unique + i + ".a".repeat(90);
+      HttpResponse<String> answer = post("/logging?" + name + "=debug");
+      if (answer.statusCode() == 400) {
+        refused++;
+        assertThat(new JsonObject(answer.body()).getString("error")).contains("no more than");
+      } else {
+        assertThat(answer.statusCode()).isEqualTo(200);
+      }
+    }
+
+    assertThat(context.getLoggerList().size() - before).isLessThanOrEqualTo(100);
+    assertThat(refused).isPositive();
+  }
+
+  @Test
+  void aRequestRefusedAtTheBoundChangesNothing() throws Exception {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    String unique = unique();
+    StringBuilder almostAll = new StringBuilder();
+    for (int i = 0; i < 99; i++) {
+      almostAll.append(i == 0 ? "" : "&").append(unique).append("a").append(i).append("=debug");
+    }
+    assertThat(post("/logging?" + almostAll).statusCode()).isEqualTo(200);
+
+    HttpResponse<String> overTheBound =
+        post("/logging?" + unique + "b1=debug&" + unique + "b2=debug");
+
+    assertThat(overTheBound.statusCode()).isEqualTo(400);
+    assertThat(new JsonObject(overTheBound.body()).getString("error")).contains("no more than");
+    assertThat(levels().fieldNames()).doesNotContain(unique + "b1", unique + "b2");
+    assertThat(context.exists(unique + "b1")).isNull();
+    // What still fits is accepted.
+    assertThat(post("/logging?" + unique + "b1=debug").statusCode()).isEqualTo(200);
+    assertThat(levels().getString(unique + "b1")).isEqualTo("debug");
+  }
+
+  // Logger names no other test (or earlier run in this JVM) has made: loggers are never removed.
+  private static String unique() {
+    return "t" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 30), 36) + "x";
   }
 
   @Test

@@ -73,6 +73,42 @@ class SidecarsTest {
   }
 
   @Test
+  void aNameKeepsNoCharacterThatChangesHowTheLineReads() {
+    SyncState state = sidecars.open(Protocol.ADS, PeerIds.UNKNOWN, ADS_TYPES);
+    StringBuilder hostile = new StringBuilder("n");
+    // C0 and C1 controls, the bidi embeddings, overrides, isolates and marks, the line and
+    // paragraph separators, and other format characters (zero-width space, BOM, word joiner).
+    for (int c :
+        new int[] {
+          0x00, 0x07, 0x1B, 0x7F, 0x85, 0x9B, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066,
+          0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C, 0x2028, 0x2029, 0x200B, 0xFEFF, 0x2060
+        }) {
+      hostile.appendCodePoint(c).append('x');
+    }
+    state.named(hostile.toString());
+
+    assertThat(sidecars.snapshot(1).clients().get(0).name()).isEqualTo("n" + "?x".repeat(23));
+  }
+
+  @Test
+  void aNameIsCutBetweenCodePointsNeverInsideOne() {
+    SyncState state = sidecars.open(Protocol.WATCH, PeerIds.UNKNOWN, List.of("services"));
+    String emoji = "\uD83D\uDE00";
+    state.named("a".repeat(ClientText.MAX_NAME - 1) + emoji + emoji);
+
+    assertThat(sidecars.snapshot(1).clients().get(0).name())
+        .isEqualTo("a".repeat(ClientText.MAX_NAME - 1) + emoji + "...");
+  }
+
+  @Test
+  void aLoneSurrogateIsNotKept() {
+    SyncState state = sidecars.open(Protocol.WATCH, PeerIds.UNKNOWN, List.of("services"));
+    state.named("x\uD83Dy\uDE00z");
+
+    assertThat(sidecars.snapshot(1).clients().get(0).name()).isEqualTo("x?y?z");
+  }
+
+  @Test
   void theAnswerListsAtMostTheLimitTheMostBehindFirstAndSaysHowManyThereAre() {
     long opened = now.get();
     List<SyncState> states = new java.util.ArrayList<>();

@@ -19,8 +19,9 @@ public enum SkipReason {
   /** An object without a name or namespace. */
   INVALID_METADATA,
   /**
-   * A {@code type: ExternalName} Service without an external name, or with one longer than a DNS
-   * name (253 characters): it is not served.
+   * A {@code type: ExternalName} Service without an external name, or with one that is no DNS name
+   * ({@link ExternalNames}: longer than 253 characters, {@code *.example.com}, markup): it is not
+   * served.
    */
   INVALID_EXTERNAL_NAME,
   /**
