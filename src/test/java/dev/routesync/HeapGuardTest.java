@@ -15,6 +15,7 @@ import dev.routesync.observe.HeapBudget;
 import dev.routesync.observe.Metrics;
 import dev.routesync.serve.Readiness;
 import dev.routesync.sync.VertxScheduler;
+import dev.routesync.testing.FullCollections;
 import dev.routesync.testing.MockCluster;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
@@ -142,14 +143,7 @@ class HeapGuardTest {
     guard = guard(1e-9, Duration.ofSeconds(2));
     guard.start().await(5, TimeUnit.SECONDS);
 
-    Awaitility.await()
-        .atMost(WAIT)
-        .pollInterval(Duration.ofMillis(200))
-        .until(
-            () -> {
-              System.gc(); // a full collection: the JVM checks the threshold after it
-              return guard.parked();
-            });
+    FullCollections.until(() -> guard.parked(), WAIT);
     assertThat(watch.disconnectedNanos()).isPositive();
     assertThat(gauge("routesync.watches.parked")).isEqualTo(1.0);
     assertThat(gauge("routesync.heap.live")).isGreaterThanOrEqualTo(gauge("routesync.heap.budget"));
@@ -182,14 +176,7 @@ class HeapGuardTest {
     readiness.socketListening(true);
     guard = guard(1e-9, Duration.ofMinutes(10));
     guard.start().await(5, TimeUnit.SECONDS);
-    Awaitility.await()
-        .atMost(WAIT)
-        .pollInterval(Duration.ofMillis(200))
-        .until(
-            () -> {
-              System.gc();
-              return guard.parked();
-            });
+    FullCollections.until(() -> guard.parked(), WAIT);
     syncContext.runOnContext(ignored -> watch.start()); // parked: it must not list
     assertThat(readiness.isReady()).isFalse();
     assertThat(readiness.reason())
@@ -209,14 +196,7 @@ class HeapGuardTest {
         new java.util.concurrent.atomic.AtomicBoolean();
     witness.arm(spent -> collected.set(true));
     try {
-      Awaitility.await()
-          .atMost(WAIT)
-          .pollInterval(Duration.ofMillis(200))
-          .until(
-              () -> {
-                System.gc();
-                return collected.get(); // a full collection happened and was notified
-              });
+      FullCollections.until(() -> collected.get(), WAIT);
     } finally {
       witness.disarm();
     }

@@ -3,9 +3,9 @@ package dev.routesync.observe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.routesync.testing.FullCollections;
 import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,14 +20,7 @@ class HeapBudgetTest {
     CopyOnWriteArrayList<HeapBudget.Spent> spent = new CopyOnWriteArrayList<>();
     budget.arm(spent::add);
     try {
-      Awaitility.await()
-          .atMost(Duration.ofSeconds(30))
-          .pollInterval(Duration.ofMillis(200))
-          .until(
-              () -> {
-                System.gc(); // a full collection: the old generation's collection usage updates
-                return !spent.isEmpty();
-              });
+      FullCollections.until(() -> !spent.isEmpty(), Duration.ofSeconds(30));
       HeapBudget.Spent first = spent.get(0);
       assertThat(first.liveBytes()).isGreaterThanOrEqualTo(first.budgetBytes()).isPositive();
       assertThat(first.maxBytes()).isGreaterThan(first.budgetBytes());
@@ -50,14 +43,7 @@ class HeapBudgetTest {
     // whole-generation budget must see through a notification that is not about it.
     tiny.arm(few::add);
     try {
-      Awaitility.await()
-          .atMost(Duration.ofSeconds(30))
-          .pollInterval(Duration.ofMillis(200))
-          .until(
-              () -> {
-                System.gc();
-                return !few.isEmpty();
-              });
+      FullCollections.until(() -> !few.isEmpty(), Duration.ofSeconds(30));
       assertThat(whole).isEmpty();
       assertThat(budget.spent()).isFalse();
     } finally {
