@@ -36,7 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the served generation.
  */
 @ExtendWith(VertxExtension.class)
-@Timeout(value = 30, timeUnit = TimeUnit.SECONDS)
+@Timeout(value = 90, timeUnit = TimeUnit.SECONDS)
 class ResourceWatchTest {
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -207,12 +207,8 @@ class ResourceWatchTest {
     List<List<String>> replacedWith = new CopyOnWriteArrayList<>();
     List<String> heard = new CopyOnWriteArrayList<>();
     ResourceWatch<Service> services = watch(recording(replacedWith, heard));
-    onSync(services::start);
-    services.initialSync().await(10, TimeUnit.SECONDS);
-    onSync(services::park);
-    assertThat(services.disconnectedNanos()).isPositive(); // the table it feeds turns stale
-
-    // A second watch of the same Services, never parked, witnesses that the change was sent.
+    // A second watch of the same Services, never parked, witnesses that a change was sent. It is
+    // listed and watching before the park, which closes the other's connection.
     List<String> witnessed = new CopyOnWriteArrayList<>();
     ResourceWatch<Service> witness =
         new ResourceWatch<>(
@@ -225,32 +221,36 @@ class ResourceWatchTest {
             new Random(2),
             () -> true);
     try {
+      onSync(services::start);
       onSync(witness::start);
-      witness.initialSync().await(10, TimeUnit.SECONDS);
+      services.initialSync().await(SYNCED.toSeconds(), TimeUnit.SECONDS);
+      witness.initialSync().await(SYNCED.toSeconds(), TimeUnit.SECONDS);
+
+      onSync(services::park);
+      assertThat(services.disconnectedNanos()).isPositive(); // the table it feeds turns stale
       client.resource(service("api", true)).create();
-      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> witnessed.contains("api"));
-      onSync(
-          () ->
-              services.relist(
-                  RelistReason.RESYNC)); // what a resync timer or the silence watchdog would do
+      Awaitility.await().atMost(SYNCED).until(() -> witnessed.contains("api"));
+      // What a resync timer or the silence watchdog would do: nothing, while parked.
+      onSync(() -> services.relist(RelistReason.RESYNC));
       assertThat(heard).isEmpty();
       assertThat(replacedWith).containsExactly(List.of("web"));
 
       onSync(services::resume);
       Awaitility.await()
-          .atMost(Duration.ofSeconds(10))
+          .atMost(SYNCED)
           .untilAsserted(
               () ->
                   assertThat(replacedWith).containsExactly(List.of("web"), List.of("api", "web")));
       assertThat(registry.get("routesync.relists").tag("reason", "resumed").counter().count())
           .isEqualTo(1.0);
-      Awaitility.await()
-          .atMost(Duration.ofSeconds(10))
-          .until(() -> services.disconnectedNanos() == 0);
+      Awaitility.await().atMost(SYNCED).until(() -> services.disconnectedNanos() == 0);
     } finally {
       onSync(witness::stop);
     }
   }
+
+  /** A list and watch on the mock, on a loaded machine: a bound for a hang, not a speed. */
+  private static final Duration SYNCED = Duration.ofSeconds(30);
 
   private WatchSink<Service> recording(List<List<String>> replacedWith, List<String> heard) {
     return new WatchSink<>() {
