@@ -153,7 +153,9 @@ class ServingStormTest {
         Future.join(answers).await(STORM_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       } catch (Exception e) {
         throw new AssertionError(
-            "not every list was answered; the agent's connection meters:\n"
+            "not every list was answered: "
+                + outcomes(answers)
+                + "; the agent's connection meters:\n"
                 + connectionMeters()
                 + "\nits log:\n"
                 + tail(agent.log()),
@@ -188,7 +190,24 @@ class ServingStormTest {
               }
               response.handler(chunk -> bytes.addAndGet(chunk.length()));
               return response.end().map(ignored -> bytes.get());
-            });
+            })
+        .recover(
+            failed ->
+                Future.failedFuture(
+                    new IllegalStateException(
+                        failed + (bytes.get() == 0 ? " before any byte" : " mid-answer"), failed)));
+  }
+
+  /** How many answers completed, failed after some bytes, and failed before any. */
+  private static String outcomes(List<Future<Long>> answers) {
+    long done = answers.stream().filter(Future::succeeded).count();
+    List<String> failures =
+        answers.stream()
+            .filter(Future::failed)
+            .map(a -> a.cause().getClass().getSimpleName() + ": " + a.cause().getMessage())
+            .distinct()
+            .toList();
+    return done + " answered, " + (answers.size() - done) + " failed " + failures;
   }
 
   private String connectionMeters() {
