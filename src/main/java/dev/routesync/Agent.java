@@ -382,17 +382,7 @@ public final class Agent {
   }
 
   private Future<Void> onSyncContext(Runnable action) {
-    Promise<Void> done = Promise.promise();
-    syncContext.runOnContext(
-        v -> {
-          try {
-            action.run();
-            done.complete();
-          } catch (RuntimeException e) {
-            done.fail(e);
-          }
-        });
-    return done.future();
+    return AgentPart.on(syncContext, action);
   }
 
   /** Starts an agent with credentials from the configuration. */

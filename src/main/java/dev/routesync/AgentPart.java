@@ -1,6 +1,8 @@
 package dev.routesync;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -21,6 +23,24 @@ interface AgentPart {
   Future<Void> stop();
 
   /** A part made of two actions. */
+  /**
+   * Runs {@code action} on {@code context}: completes when it has run, fails with what it threw.
+   * For a part whose state lives on the sync context.
+   */
+  static Future<Void> on(Context context, Runnable action) {
+    Promise<Void> done = Promise.promise();
+    context.runOnContext(
+        ignored -> {
+          try {
+            action.run();
+            done.complete();
+          } catch (RuntimeException e) {
+            done.fail(e);
+          }
+        });
+    return done.future();
+  }
+
   static AgentPart of(String name, Supplier<Future<Void>> start, Supplier<Future<Void>> stop) {
     return new AgentPart() {
       @Override

@@ -118,7 +118,7 @@ final class HeapGuard implements AgentPart {
             Durations.format(resumeAfter));
     warnOnNode(spent);
     resumeTimer =
-        vertx.setTimer(resumeAfter.toMillis(), id -> syncContext.runOnContext(v -> resume()));
+        vertx.setTimer(resumeAfter.toMillis(), id -> resume()); // set here: fires on this context
   }
 
   private void resume() {
@@ -157,7 +157,8 @@ final class HeapGuard implements AgentPart {
   @Override
   public Future<Void> stop() {
     budget.disarm();
-    return onSync(
+    return AgentPart.on(
+        syncContext,
         () -> {
           stopped = true;
           if (resumeTimer != -1) {
@@ -167,15 +168,5 @@ final class HeapGuard implements AgentPart {
             events.ifPresent(EventRecorder::close);
           }
         });
-  }
-
-  private Future<Void> onSync(Runnable action) {
-    return Future.future(
-        promise ->
-            syncContext.runOnContext(
-                ignored -> {
-                  action.run();
-                  promise.complete();
-                }));
   }
 }

@@ -150,15 +150,8 @@ public final class HttpApi {
    * page shows every 2 s, bounded whatever the table's size: not the endpoints themselves.
    */
   private void summary(RoutingContext ctx) {
-    int limit;
-    try {
-      String asked = ctx.request().getParam("limit");
-      limit = asked == null ? SUMMARY_ROWS : Integer.parseInt(asked);
-    } catch (NumberFormatException e) {
-      Errors.send(ctx, 400, "limit must be a whole number from 0 to " + SUMMARY_ROWS);
-      return;
-    }
-    if (limit < 0 || limit > SUMMARY_ROWS) {
+    int limit = summaryLimit(ctx.request().getParam("limit"));
+    if (limit < 0) {
       Errors.send(ctx, 400, "limit must be a whole number from 0 to " + SUMMARY_ROWS);
       return;
     }
@@ -181,6 +174,19 @@ public final class HttpApi {
             .put("endpoints_total", snapshot.endpointCount())
             .put("services", rows);
     sendJson(ctx, 200, body);
+  }
+
+  /** {@code ?limit=}'s rows: the default when absent, -1 when not a number from 0 to the cap. */
+  private static int summaryLimit(String asked) {
+    if (asked == null) {
+      return SUMMARY_ROWS;
+    }
+    try {
+      int limit = Integer.parseInt(asked);
+      return limit <= SUMMARY_ROWS ? Math.max(limit, -1) : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   private static JsonObject summaryRow(ServiceEndpoints service) {

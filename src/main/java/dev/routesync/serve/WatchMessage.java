@@ -5,7 +5,6 @@ import com.google.protobuf.Timestamp;
 import dev.routesync.api.v1.ServiceRef;
 import dev.routesync.api.v1.WatchEvent;
 import dev.routesync.table.ServiceKey;
-import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -67,11 +66,6 @@ final class WatchMessage {
 
   boolean stale() {
     return stale;
-  }
-
-  /** The event's bytes, in a buffer. */
-  Buffer toBuffer() {
-    return Buffer.buffer(toBytes());
   }
 
   /** The event's bytes: one copy of each upserted Service. */

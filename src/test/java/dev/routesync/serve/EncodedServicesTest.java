@@ -119,8 +119,8 @@ class EncodedServicesTest {
             .setStale(true)
             .setSyncedAt(ProtoMapping.timestamp(syncedAt))
             .build();
-    assertThat(message.toBuffer().getBytes()).isEqualTo(expected.toByteArray());
+    assertThat(message.toBytes()).isEqualTo(expected.toByteArray());
     assertThat(message.services()).isEqualTo(3);
-    assertThat(new WatchMessage(0, false, Optional.empty()).toBuffer().length()).isZero();
+    assertThat(new WatchMessage(0, false, Optional.empty()).toBytes().length).isZero();
   }
 }
