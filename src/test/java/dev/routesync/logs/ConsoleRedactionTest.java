@@ -77,7 +77,7 @@ class ConsoleRedactionTest {
           .as("logback's status while reading logback.xml")
           .isLessThan(Status.WARN);
       ConsoleFormat.apply(format, context);
-      write.accept(context.getLogger("io.fabric8.kubernetes.client.http.HttpLoggingInterceptor"));
+      write.accept(context.getLogger(dev.routesync.testing.LibraryLog.FABRIC8_HTTP));
     } finally {
       System.setErr(original);
       context.stop();

@@ -14,6 +14,7 @@ import dev.routesync.table.ServiceKey;
 import dev.routesync.table.TableTrust;
 import dev.routesync.table.TableWriter;
 import dev.routesync.testing.Http1;
+import dev.routesync.testing.LibraryLog;
 import dev.routesync.testing.LogCapture;
 import dev.routesync.testing.RawConnection;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -148,18 +149,7 @@ class DebugServerTest {
 
   @Test
   void aBearerTokenALibraryLogsIsRedactedInTheRecentLines() throws Exception {
-    // The library's own logger, at a level that lets the line through whatever an earlier test
-    // in this JVM set for io.fabric8 (the suite shares one logger context).
-    ch.qos.logback.classic.Logger library =
-        (ch.qos.logback.classic.Logger)
-            LoggerFactory.getLogger("io.fabric8.kubernetes.client.http.HttpLoggingInterceptor");
-    ch.qos.logback.classic.Level before = library.getLevel();
-    library.setLevel(ch.qos.logback.classic.Level.WARN);
-    try {
-      library.warn("> Authorization: Bearer abc.def.ghi");
-    } finally {
-      library.setLevel(before);
-    }
+    LibraryLog.warn(LibraryLog.FABRIC8_HTTP, "> Authorization: Bearer abc.def.ghi");
 
     String logs = Http1.get(base + "/debug/logs").body();
 
