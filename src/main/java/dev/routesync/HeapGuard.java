@@ -105,9 +105,9 @@ final class HeapGuard implements AgentPart {
       return; // every full collection above the budget notifies; one park is enough
     }
     watches.forEach(ResourceWatch::park);
-    parked = true; // after: whoever reads it sees the watches parked
     String why = spent.describe() + "; " + REMEDY;
     readiness.watchesHeldBack(why);
+    parked = true; // last: whoever reads it sees the watches parked and readiness saying why
     LOG.atError()
         .addKeyValue("liveBytes", spent.liveBytes())
         .addKeyValue("budgetBytes", spent.budgetBytes())
